@@ -1,0 +1,3 @@
+module github.com/gdvar/gdvar
+
+go 1.26

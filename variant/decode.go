@@ -1,0 +1,739 @@
+package variant
+
+import (
+	"bytes"
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gdvar/gdvar/wire"
+)
+
+// Decode decodes the first Variant in b and returns it with the number of
+// bytes it used (never more than len(b)). Bytes after the value are
+// ignored, as the engine ignores them.
+//
+// The decoder takes the engine's decisions: it refuses what the engine
+// refuses (with the engine's error code in Error.Code) and tolerates what
+// the engine tolerates: unknown header flag bits, bit 31 of container
+// counts, non-zero padding, a missing final padding of a PackedByteArray, a
+// leading byte order mark and anything after a NUL inside strings, a
+// negative PackedStringArray count (an empty array), repeated Dictionary
+// keys (the last value wins) and typed-container elements of the wrong type
+// (converted where the engine converts them, else dropped).
+//
+// Memory use is bounded by the input: no count read from the data makes
+// the decoder reserve more than the bytes left could hold.
+func (m *DecMode) Decode(b []byte) (Value, int, error) {
+	d := decoder{b: b, fam: m.opts.Family, allowObjects: m.opts.AllowObjects, maxDepth: m.opts.MaxDepth}
+	v, next, err := d.value(0, 0)
+	if err != nil {
+		return nil, 0, err
+	}
+	return v, min(next, len(b)), nil
+}
+
+type decoder struct {
+	b            []byte
+	fam          Family
+	allowObjects bool
+	maxDepth     int
+}
+
+func (d *decoder) fail(off int, t Type, sentinel error, code Code, detail string) error {
+	return &Error{Op: "decode", Offset: off, Type: t, Family: d.fam, Code: code, Err: sentinel, Detail: detail}
+}
+
+// short reports a fixed-size payload that does not fit.
+func (d *decoder) short(off int, t Type, need, have int) error {
+	return d.fail(off, t, ErrTruncated, ErrCodeInvalidData,
+		"need "+strconv.Itoa(need)+" bytes, have "+strconv.Itoa(max(have, 0)))
+}
+
+// rem is the number of bytes left from p; negative after a PackedByteArray
+// whose final padding is missing, as in the engine's arithmetic.
+func (d *decoder) rem(p int) int { return len(d.b) - p }
+
+// reals reads len(dst) real components at p, float64 when wide.
+func (d *decoder) reals(p int, dst []float64, wide bool) {
+	if wide {
+		for i := range dst {
+			dst[i] = wire.F64(d.b[p+8*i:])
+		}
+		return
+	}
+	for i := range dst {
+		dst[i] = float64(wire.F32(d.b[p+4*i:]))
+	}
+}
+
+func (d *decoder) i32s(p int, dst []int32) {
+	for i := range dst {
+		dst[i] = int32(wire.U32(d.b[p+4*i:]))
+	}
+}
+
+// realTypes are the types whose components double-precision builds widen.
+var realTypes = [TypeCount]bool{
+	TypeVector2: true, TypeRect2: true, TypeVector3: true, TypeTransform2D: true,
+	TypeVector4: true, TypePlane: true, TypeQuaternion: true, TypeAABB: true, TypeBasis: true,
+	TypeTransform3D: true, TypeProjection: true, TypePackedVector2Array: true,
+	TypePackedVector3Array: true, TypePackedVector4Array: true,
+}
+
+// realCount is the number of real components of each fixed-size math type.
+var realCount = [TypeCount]int{
+	TypeVector2: 2, TypeRect2: 4, TypeVector3: 3, TypeTransform2D: 6, TypeVector4: 4,
+	TypePlane: 4, TypeQuaternion: 4, TypeAABB: 6, TypeBasis: 9, TypeTransform3D: 12,
+	TypeProjection: 16,
+}
+
+// intCount is the number of int32 components of the integer vector types.
+var intCount = [TypeCount]int{TypeVector2i: 2, TypeRect2i: 4, TypeVector3i: 3, TypeVector4i: 4}
+
+// packedComps is the number of real components per element of the packed
+// vector arrays.
+var packedComps = [TypeCount]int{TypePackedVector2Array: 2, TypePackedVector3Array: 3, TypePackedVector4Array: 4}
+
+// value decodes the Variant at off, nested depth deep, and returns it with
+// the offset after it.
+func (d *decoder) value(off, depth int) (Value, int, error) {
+	if depth > d.maxDepth {
+		return nil, 0, d.fail(off, TypeUnknown, ErrTooDeep, ErrCodeOutOfMemory,
+			"more than "+strconv.Itoa(d.maxDepth)+" levels")
+	}
+	if d.rem(off) < 4 {
+		return nil, 0, d.fail(off, TypeUnknown, ErrTruncated, ErrCodeInvalidData, "no room for the header")
+	}
+	h := wire.U32(d.b[off:])
+	t, ok := TypeFromID(d.fam, uint8(h))
+	if !ok {
+		return nil, 0, d.fail(off, TypeUnknown, ErrInvalidType, ErrCodeInvalidData,
+			"type byte "+strconv.Itoa(int(uint8(h))))
+	}
+	p := off + 4
+	rem := d.rem(p)
+	wide := h&wire.Flag64 != 0 && d.fam == Godot4 && realTypes[t]
+
+	if n := realCount[t]; n > 0 {
+		size := 4
+		if wide {
+			size = 8
+		}
+		if rem < n*size {
+			return nil, 0, d.short(off, t, n*size, rem)
+		}
+		var c [16]float64
+		d.reals(p, c[:n], wide)
+		return mathValue(t, &c), p + n*size, nil
+	}
+
+	switch t {
+	case TypeNil:
+		return nil, p, nil
+	case TypeBool:
+		if rem < 4 {
+			return nil, 0, d.short(off, t, 4, rem)
+		}
+		return Bool(wire.U32(d.b[p:]) != 0), p + 4, nil
+	case TypeInt:
+		if h&wire.Flag64 != 0 {
+			if rem < 8 {
+				return nil, 0, d.short(off, t, 8, rem)
+			}
+			return Int(wire.U64(d.b[p:])), p + 8, nil
+		}
+		if rem < 4 {
+			return nil, 0, d.short(off, t, 4, rem)
+		}
+		return Int(int32(wire.U32(d.b[p:]))), p + 4, nil
+	case TypeFloat:
+		if h&wire.Flag64 != 0 {
+			if rem < 8 {
+				return nil, 0, d.short(off, t, 8, rem)
+			}
+			return Float(wire.F64(d.b[p:])), p + 8, nil
+		}
+		if rem < 4 {
+			return nil, 0, d.short(off, t, 4, rem)
+		}
+		return Float(wire.F32(d.b[p:])), p + 4, nil
+	case TypeString, TypeStringName:
+		s, next, err := d.str(p, t)
+		if err != nil {
+			return nil, 0, err
+		}
+		if t == TypeStringName {
+			return StringName(s), next, nil
+		}
+		return String(s), next, nil
+	case TypeVector2i, TypeRect2i, TypeVector3i, TypeVector4i:
+		n := intCount[t]
+		if rem < 4*n {
+			return nil, 0, d.short(off, t, 4*n, rem)
+		}
+		var c [4]int32
+		d.i32s(p, c[:n])
+		var v Value
+		switch t {
+		case TypeVector2i:
+			v = Vector2i{c[0], c[1]}
+		case TypeRect2i:
+			v = Rect2i{Vector2i{c[0], c[1]}, Vector2i{c[2], c[3]}}
+		case TypeVector3i:
+			v = Vector3i{c[0], c[1], c[2]}
+		default:
+			v = Vector4i{c[0], c[1], c[2], c[3]}
+		}
+		return v, p + 4*n, nil
+	case TypeColor:
+		if rem < 16 {
+			return nil, 0, d.short(off, t, 16, rem)
+		}
+		b := d.b[p:]
+		return Color{wire.F32(b), wire.F32(b[4:]), wire.F32(b[8:]), wire.F32(b[12:])}, p + 16, nil
+	case TypeNodePath:
+		return d.nodePath(off, p)
+	case TypeRID:
+		if d.fam == Godot3 {
+			return RID(0), p, nil
+		}
+		if rem < 8 {
+			return nil, 0, d.short(off, t, 8, rem)
+		}
+		return RID(wire.U64(d.b[p:])), p + 8, nil
+	case TypeObject:
+		return d.object(off, p, h, depth)
+	case TypeCallable:
+		return Callable{}, p, nil
+	case TypeSignal:
+		name, next, err := d.str(p, t)
+		if err != nil {
+			return nil, 0, err
+		}
+		if d.rem(next) < 8 {
+			return nil, 0, d.short(off, t, 8, d.rem(next))
+		}
+		return Signal{Name: name, Object: wire.U64(d.b[next:])}, next + 8, nil
+	case TypeDictionary:
+		return d.dictionary(off, p, h, depth)
+	case TypeArray:
+		return d.array(off, p, h, depth)
+	case TypePackedByteArray:
+		n, err := d.count(off, p, t, 1)
+		if err != nil {
+			return nil, 0, err
+		}
+		v := make(PackedByteArray, n)
+		copy(v, d.b[p+4:])
+		return v, p + 4 + n + wire.Pad4(n), nil
+	case TypePackedInt32Array:
+		n, err := d.count(off, p, t, 4)
+		if err != nil {
+			return nil, 0, err
+		}
+		v := make(PackedInt32Array, n)
+		wire.Int32s(v, d.b[p+4:])
+		return v, p + 4 + 4*n, nil
+	case TypePackedInt64Array:
+		n, err := d.count(off, p, t, 8)
+		if err != nil {
+			return nil, 0, err
+		}
+		v := make(PackedInt64Array, n)
+		wire.Int64s(v, d.b[p+4:])
+		return v, p + 4 + 8*n, nil
+	case TypePackedFloat32Array:
+		n, err := d.count(off, p, t, 4)
+		if err != nil {
+			return nil, 0, err
+		}
+		v := make(PackedFloat32Array, n)
+		wire.Float32s(v, d.b[p+4:])
+		return v, p + 4 + 4*n, nil
+	case TypePackedFloat64Array:
+		n, err := d.count(off, p, t, 8)
+		if err != nil {
+			return nil, 0, err
+		}
+		v := make(PackedFloat64Array, n)
+		wire.Float64s(v, d.b[p+4:])
+		return v, p + 4 + 8*n, nil
+	case TypePackedStringArray:
+		return d.packedStrings(off, p)
+	case TypePackedVector2Array, TypePackedVector3Array, TypePackedVector4Array:
+		comps := packedComps[t]
+		size := 4
+		if wide {
+			size = 8
+		}
+		n, err := d.count(off, p, t, comps*size)
+		if err != nil {
+			return nil, 0, err
+		}
+		q := p + 4
+		var c [4]float64
+		switch t {
+		case TypePackedVector2Array:
+			v := make(PackedVector2Array, n)
+			for i := range v {
+				d.reals(q, c[:2], wide)
+				v[i] = Vector2{c[0], c[1]}
+				q += 2 * size
+			}
+			return v, q, nil
+		case TypePackedVector3Array:
+			v := make(PackedVector3Array, n)
+			for i := range v {
+				d.reals(q, c[:3], wide)
+				v[i] = Vector3{c[0], c[1], c[2]}
+				q += 3 * size
+			}
+			return v, q, nil
+		default:
+			v := make(PackedVector4Array, n)
+			for i := range v {
+				d.reals(q, c[:4], wide)
+				v[i] = Vector4{c[0], c[1], c[2], c[3]}
+				q += 4 * size
+			}
+			return v, q, nil
+		}
+	case TypePackedColorArray:
+		n, err := d.count(off, p, t, 16)
+		if err != nil {
+			return nil, 0, err
+		}
+		v := make(PackedColorArray, n)
+		b := d.b[p+4:]
+		for i := range v {
+			v[i] = Color{wire.F32(b), wire.F32(b[4:]), wire.F32(b[8:]), wire.F32(b[12:])}
+			b = b[16:]
+		}
+		return v, p + 4 + 16*n, nil
+	}
+	return nil, 0, d.fail(off, t, ErrInvalidType, ErrCodeInvalidData, "")
+}
+
+// mathValue builds a fixed-size math value from its components in wire order.
+func mathValue(t Type, c *[16]float64) Value {
+	switch t {
+	case TypeVector2:
+		return Vector2{c[0], c[1]}
+	case TypeRect2:
+		return Rect2{Vector2{c[0], c[1]}, Vector2{c[2], c[3]}}
+	case TypeVector3:
+		return Vector3{c[0], c[1], c[2]}
+	case TypeTransform2D:
+		return Transform2D{Vector2{c[0], c[1]}, Vector2{c[2], c[3]}, Vector2{c[4], c[5]}}
+	case TypeVector4:
+		return Vector4{c[0], c[1], c[2], c[3]}
+	case TypePlane:
+		return Plane{Vector3{c[0], c[1], c[2]}, c[3]}
+	case TypeQuaternion:
+		return Quaternion{c[0], c[1], c[2], c[3]}
+	case TypeAABB:
+		return AABB{Vector3{c[0], c[1], c[2]}, Vector3{c[3], c[4], c[5]}}
+	case TypeBasis:
+		return basisFromRows(c[0:9])
+	case TypeTransform3D:
+		return Transform3D{basisFromRows(c[0:9]), Vector3{c[9], c[10], c[11]}}
+	default: // TypeProjection
+		return Projection{
+			Vector4{c[0], c[1], c[2], c[3]}, Vector4{c[4], c[5], c[6], c[7]},
+			Vector4{c[8], c[9], c[10], c[11]}, Vector4{c[12], c[13], c[14], c[15]},
+		}
+	}
+}
+
+// basisFromRows builds a Basis (columns) from the engine's row-major storage.
+func basisFromRows(r []float64) Basis {
+	return Basis{
+		X: Vector3{r[0], r[3], r[6]},
+		Y: Vector3{r[1], r[4], r[7]},
+		Z: Vector3{r[2], r[5], r[8]},
+	}
+}
+
+// count reads the element count of a packed array at p and checks that
+// count*size bytes follow. PackedByteArray (size 1) only needs its bytes,
+// not its final padding, to be present.
+func (d *decoder) count(off, p int, t Type, size int) (int, error) {
+	rem := d.rem(p)
+	if rem < 4 {
+		return 0, d.short(off, t, 4, rem)
+	}
+	n := int64(int32(wire.U32(d.b[p:])))
+	if n < 0 {
+		return 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData, "negative count "+strconv.FormatInt(n, 10))
+	}
+	if n*int64(size) > int64(rem-4) {
+		return 0, d.fail(off, t, ErrTruncated, ErrCodeInvalidData,
+			strconv.FormatInt(n, 10)+" elements need "+strconv.FormatInt(n*int64(size), 10)+
+				" bytes, have "+strconv.Itoa(rem-4))
+	}
+	return int(n), nil
+}
+
+// str reads a "str" payload at p: u32 length, UTF-8 bytes, padding.
+func (d *decoder) str(p int, t Type) (string, int, error) {
+	rem := d.rem(p)
+	if rem < 4 {
+		return "", 0, d.fail(p, t, ErrTruncated, ErrCodeInvalidData, "no room for a string length")
+	}
+	n := int64(int32(wire.U32(d.b[p:])))
+	if n < 0 {
+		return "", 0, d.fail(p, t, ErrInvalidData, ErrCodeFileEOF, "negative string length "+strconv.FormatInt(n, 10))
+	}
+	pad := int64(wire.Pad4(int(n)))
+	if n+pad > int64(rem-4) {
+		return "", 0, d.fail(p, t, ErrTruncated, ErrCodeFileEOF,
+			"string of "+strconv.FormatInt(n, 10)+" bytes (padded "+strconv.FormatInt(n+pad, 10)+
+				") exceeds the "+strconv.Itoa(rem-4)+" bytes left")
+	}
+	raw := d.b[p+4 : p+4+int(n)]
+	s, ok := d.text(raw)
+	if !ok {
+		return "", 0, d.fail(p, t, ErrInvalidUTF8, ErrCodeInvalidData, "")
+	}
+	return s, p + 4 + int(n+pad), nil
+}
+
+// text turns the bytes of a string into its value as the engine's UTF-8
+// parser does: a leading byte order mark is dropped, a NUL ends the string,
+// malformed UTF-8 is refused.
+func (d *decoder) text(raw []byte) (string, bool) {
+	if len(raw) >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF {
+		raw = raw[3:]
+	}
+	if i := bytes.IndexByte(raw, 0); i >= 0 {
+		raw = raw[:i]
+	}
+	if d.fam == Godot3 {
+		return utf8Godot3(raw)
+	}
+	if !utf8.Valid(raw) {
+		return "", false
+	}
+	return string(raw), true
+}
+
+// utf8Godot3 accepts what Godot 3's looser UTF-8 parser accepts: besides
+// valid UTF-8 also surrogate code points, code points above U+10FFFF and
+// 5-byte sequences, which are kept as they are; overlong 3- and 4-byte
+// forms, which the engine reads as the code point they spell, are
+// normalised. Overlong 2-byte forms, stray continuation bytes, truncated
+// sequences and the bytes FE and FF are refused.
+func utf8Godot3(raw []byte) (string, bool) {
+	// minRune is the smallest code point that needs an n-byte sequence.
+	minRune := [6]rune{0, 0, 0x80, 0x800, 0x10000, 0x200000}
+	if utf8.Valid(raw) {
+		return string(raw), true
+	}
+	out := make([]byte, 0, len(raw))
+	for i := 0; i < len(raw); {
+		c := raw[i]
+		var n int
+		var cp rune
+		switch {
+		case c < 0x80:
+			out = append(out, c)
+			i++
+			continue
+		case c < 0xC2: // continuation byte or overlong 2-byte lead
+			return "", false
+		case c < 0xE0:
+			n, cp = 2, rune(c&0x1F)
+		case c < 0xF0:
+			n, cp = 3, rune(c&0x0F)
+		case c < 0xF8:
+			n, cp = 4, rune(c&0x07)
+		case c < 0xFC:
+			n, cp = 5, rune(c&0x03)
+		default:
+			return "", false
+		}
+		if i+n > len(raw) {
+			return "", false
+		}
+		for _, cc := range raw[i+1 : i+n] {
+			if cc&0xC0 != 0x80 {
+				return "", false
+			}
+			cp = cp<<6 | rune(cc&0x3F)
+		}
+		if cp < minRune[n] && (cp < 0xD800 || cp > 0xDFFF) {
+			out = utf8.AppendRune(out, cp) // overlong form: the engine keeps the code point
+		} else {
+			out = append(out, raw[i:i+n]...)
+		}
+		i += n
+	}
+	return string(out), true
+}
+
+func (d *decoder) nodePath(off, p int) (Value, int, error) {
+	t := TypeNodePath
+	rem := d.rem(p)
+	if rem < 4 {
+		return nil, 0, d.short(off, t, 4, rem)
+	}
+	first := wire.U32(d.b[p:])
+	if first&wire.NodePathNewFormat == 0 {
+		return nil, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData, "old NodePath format (bit 31 clear)")
+	}
+	if rem < 12 {
+		return nil, 0, d.short(off, t, 12, rem)
+	}
+	names := int64(first &^ wire.NodePathNewFormat)
+	subs := int64(wire.U32(d.b[p+4:]))
+	flags := wire.U32(d.b[p+8:])
+	if flags&wire.NodePathProperty != 0 {
+		subs++
+	}
+	q := p + 12
+	limit := int64(max(d.rem(q), 0) / 4) // each name takes at least 4 bytes
+	var np NodePath
+	if names > 0 {
+		np.Names = make([]string, 0, min(names, limit))
+	}
+	if subs > 0 {
+		np.Subnames = make([]string, 0, min(subs, limit))
+	}
+	for i := int64(0); i < names+subs; i++ {
+		s, next, err := d.str(q, t)
+		if err != nil {
+			return nil, 0, err
+		}
+		if i < names {
+			np.Names = append(np.Names, s)
+		} else {
+			np.Subnames = append(np.Subnames, s)
+		}
+		q = next
+	}
+	np.Absolute = flags&wire.NodePathAbsolute != 0
+	if d.fam == Godot3 && names == 0 {
+		np.Absolute = false // Godot 3 drops the flag of a path without names
+	}
+	return np, q, nil
+}
+
+func (d *decoder) packedStrings(off, p int) (Value, int, error) {
+	t := TypePackedStringArray
+	rem := d.rem(p)
+	if rem < 4 {
+		return nil, 0, d.short(off, t, 4, rem)
+	}
+	n := int64(int32(wire.U32(d.b[p:])))
+	q := p + 4
+	if n <= 0 {
+		return PackedStringArray{}, q, nil // the engine reads a negative count as empty
+	}
+	v := make(PackedStringArray, 0, min(n, int64(d.rem(q)/4)))
+	for i := int64(0); i < n; i++ {
+		s, next, err := d.str(q, t)
+		if err != nil {
+			return nil, 0, prefixPath(err, indexSeg(int(i)))
+		}
+		v = append(v, s)
+		q = next
+	}
+	return v, q, nil
+}
+
+func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
+	t := TypeObject
+	rem := d.rem(p)
+	if h&wire.FlagObjectAsID != 0 {
+		if rem < 8 {
+			return nil, 0, d.short(off, t, 8, rem)
+		}
+		id := wire.U64(d.b[p:])
+		if id == 0 {
+			return nil, p + 8, nil
+		}
+		return ObjectID(id), p + 8, nil
+	}
+	if !d.allowObjects {
+		return nil, 0, d.fail(off, t, ErrObjectsNotAllowed, ErrCodeUnauthorized, "decoding a full Object needs AllowObjects")
+	}
+	class, q, err := d.str(p, t)
+	if err != nil {
+		return nil, 0, err
+	}
+	if class == "" {
+		return nil, q, nil
+	}
+	if d.rem(q) < 4 {
+		return nil, 0, d.short(off, t, 4, d.rem(q))
+	}
+	n := int64(int32(wire.U32(d.b[q:])))
+	q += 4
+	obj := &Object{Class: class}
+	if n > 0 {
+		obj.Properties = make([]Property, 0, min(n, int64(d.rem(q)/8)))
+	}
+	for i := int64(0); i < n; i++ {
+		name, next, err := d.str(q, t)
+		if err != nil {
+			return nil, 0, err
+		}
+		v, next, err := d.value(next, depth+1)
+		if err != nil {
+			return nil, 0, prefixPath(err, "."+name)
+		}
+		obj.Properties = append(obj.Properties, Property{name, v})
+		q = next
+	}
+	return obj, q, nil
+}
+
+// containerType reads the type data of a typed container (Godot 4.3+).
+func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType, int, error) {
+	switch kind {
+	case wire.KindBuiltin:
+		if d.rem(p) < 4 {
+			return ContainerType{}, 0, d.short(off, t, 4, d.rem(p))
+		}
+		id := int32(wire.U32(d.b[p:]))
+		if id < 0 || id >= int32(TypeCount) {
+			return ContainerType{}, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData,
+				"element type id "+strconv.Itoa(int(id)))
+		}
+		return Typed(Type(id)), p + 4, nil
+	case wire.KindClassName, wire.KindScript:
+		name, next, err := d.str(p, t)
+		if err != nil {
+			return ContainerType{}, 0, err
+		}
+		if kind == wire.KindScript {
+			if d.allowObjects && (len(name) <= len("res://") || name[:6] != "res://") {
+				return ContainerType{}, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData,
+					"script path "+strconv.Quote(name)+" is not a res:// path")
+			}
+			return ContainerType{Kind: Script, Builtin: TypeObject, Name: name}, next, nil
+		}
+		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: name}, next, nil
+	}
+	return ContainerType{}, p, nil
+}
+
+func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
+	t := TypeArray
+	a := &Array{}
+	if d.fam == Godot4 {
+		var err error
+		a.Elem, p, err = d.containerType(off, p, h>>wire.ArrayTypeShift&wire.KindMask, t)
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	rem := d.rem(p)
+	if rem < 4 {
+		return nil, 0, d.short(off, t, 4, rem)
+	}
+	n := int(wire.U32(d.b[p:]) & wire.CountMask)
+	q := p + 4
+	a.Values = make([]Value, 0, min(n, max(d.rem(q), 0)/4))
+	for i := range n {
+		v, next, err := d.value(q, depth+1)
+		if err != nil {
+			return nil, 0, prefixPath(err, indexSeg(i))
+		}
+		q = next
+		if a.Elem.IsTyped() {
+			var ok bool
+			if v, ok = conform(v, a.Elem); !ok {
+				continue // the engine drops what its typed array refuses
+			}
+		}
+		a.Values = append(a.Values, v)
+	}
+	return a, q, nil
+}
+
+func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error) {
+	t := TypeDictionary
+	dict := &Dictionary{}
+	if d.fam == Godot4 {
+		var err error
+		dict.KeyType, p, err = d.containerType(off, p, h>>wire.DictKeyTypeShift&wire.KindMask, t)
+		if err != nil {
+			return nil, 0, err
+		}
+		dict.ValueType, p, err = d.containerType(off, p, h>>wire.DictValueTypeShift&wire.KindMask, t)
+		if err != nil {
+			return nil, 0, err
+		}
+	}
+	rem := d.rem(p)
+	if rem < 4 {
+		return nil, 0, d.short(off, t, 4, rem)
+	}
+	n := int(wire.U32(d.b[p:]) & wire.CountMask)
+	q := p + 4
+	dict.entries = make([]Entry, 0, min(n, max(d.rem(q), 0)/8))
+	for i := range n {
+		k, next, err := d.value(q, depth+1)
+		if err != nil {
+			return nil, 0, prefixPath(err, "{key "+strconv.Itoa(i)+"}")
+		}
+		v, next, err := d.value(next, depth+1)
+		if err != nil {
+			return nil, 0, prefixPath(err, keySeg(k))
+		}
+		q = next
+		if dict.KeyType.IsTyped() {
+			var ok bool
+			if k, ok = conform(k, dict.KeyType); !ok {
+				continue // the engine drops entries whose key its typed dictionary refuses
+			}
+		}
+		dict.Set(k, v)
+	}
+	return dict, q, nil
+}
+
+// conform applies a typed container's check to one element the way the
+// engine does when it decodes: a value of the right type is kept, a few
+// conversions are made (int and float into each other, String and
+// StringName into each other), null is kept for object types, and anything
+// else is refused.
+func conform(v Value, ct ContainerType) (Value, bool) {
+	want := ct.Builtin
+	have := TypeOf(v)
+	if have == want {
+		return v, true
+	}
+	switch want {
+	case TypeObject:
+		return v, v == nil
+	case TypeInt:
+		if f, ok := v.(Float); ok {
+			return Int(floatToInt(float64(f))), true
+		}
+	case TypeFloat:
+		if i, ok := v.(Int); ok {
+			return Float(float64(i)), true
+		}
+	case TypeString:
+		if s, ok := v.(StringName); ok {
+			return String(s), true
+		}
+	case TypeStringName:
+		if s, ok := v.(String); ok {
+			return StringName(s), true
+		}
+	}
+	return nil, false
+}
+
+// floatToInt converts as the engine's (int) cast does on x86: truncation,
+// and the minimum int64 for NaN and out-of-range values.
+func floatToInt(f float64) int64 {
+	if f != f || f >= 9223372036854775807 || f < -9223372036854775808 {
+		return math.MinInt64
+	}
+	return int64(f)
+}

@@ -1,0 +1,543 @@
+package variant
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gdvar/gdvar/wire"
+)
+
+// Encode returns the encoding of v.
+func (m *EncMode) Encode(v Value) ([]byte, error) {
+	return m.Append(nil, v)
+}
+
+// Append appends the encoding of v to dst and returns the extended slice;
+// on error it returns dst unchanged (its spare capacity may have been
+// written to).
+//
+// The bytes are those the engine itself writes: an Int as 32 bits when it
+// fits, else 64; a Float as 32 bits when that is exact, else 64 (NaN always
+// 64); a null Object as a bare Nil; PackedStringArray elements with their
+// NUL; zero padding; Dictionary entries in order; and no header bits the
+// engine does not define.
+func (m *EncMode) Append(dst []byte, v Value) ([]byte, error) {
+	e := encoder{EncOptions: &m.opts, start: len(dst)}
+	out, err := e.value(dst, v, 0)
+	if err != nil {
+		return dst, err
+	}
+	return out, nil
+}
+
+type encoder struct {
+	*EncOptions
+	start int
+}
+
+func (e *encoder) fail(b []byte, t Type, sentinel error, code Code, detail string) error {
+	return &Error{Op: "encode", Offset: len(b) - e.start, Type: t, Family: e.Family, Code: code, Err: sentinel, Detail: detail}
+}
+
+func (e *encoder) unsupported(b []byte, t Type, detail string) error {
+	return e.fail(b, t, ErrUnsupported, ErrCodeInvalidData, detail)
+}
+
+// header appends the header word of t with the given flags, or fails when
+// the family has no such type.
+func (e *encoder) header(b []byte, t Type, flags uint32) ([]byte, error) {
+	id, ok := t.ID(e.Family)
+	if !ok {
+		return b, e.unsupported(b, t, t.String()+" does not exist in "+e.Family.String())
+	}
+	return wire.AppendU32(b, uint32(id)|flags), nil
+}
+
+// checkString fails for strings the engine could not have produced: those
+// that are not valid UTF-8 (Godot 3 also accepts surrogates and code points
+// beyond U+10FFFF, which it reads back as they are).
+func (e *encoder) checkString(b []byte, t Type, s string) error {
+	if utf8.ValidString(s) {
+		return nil
+	}
+	if e.Family == Godot3 {
+		if _, ok := utf8Godot3([]byte(s)); ok {
+			return nil
+		}
+	}
+	return e.fail(b, t, ErrInvalidValue, ErrCodeInvalidData, "string is not valid UTF-8")
+}
+
+func (e *encoder) str(b []byte, t Type, s string) ([]byte, error) {
+	if err := e.checkString(b, t, s); err != nil {
+		return b, err
+	}
+	return wire.AppendString(b, s), nil
+}
+
+// reals appends real components with the mode's precision.
+func (e *encoder) reals(b []byte, c ...float64) []byte {
+	if e.Precision == Double {
+		for _, x := range c {
+			b = wire.AppendF64(b, x)
+		}
+		return b
+	}
+	for _, x := range c {
+		b = wire.AppendF32(b, float32(x))
+	}
+	return b
+}
+
+// realHeader writes the header of a type with real components, with the
+// 64-bit flag in double precision, after checking that the target version
+// reads it.
+func (e *encoder) realHeader(b []byte, t Type) ([]byte, error) {
+	if e.Precision != Double {
+		return e.header(b, t, 0)
+	}
+	switch {
+	case (t == TypeVector4 || t == TypeProjection) && !e.Version.atLeast(4, 2),
+		t == TypeQuaternion && !e.Version.atLeast(4, 3):
+		return b, e.unsupported(b, t, "double-precision "+t.String()+" cannot be read before Godot "+
+			map[bool]string{true: "4.3", false: "4.2"}[t == TypeQuaternion])
+	}
+	return e.header(b, t, wire.Flag64)
+}
+
+func rows(m Basis) []float64 {
+	return []float64{m.X.X, m.Y.X, m.Z.X, m.X.Y, m.Y.Y, m.Z.Y, m.X.Z, m.Y.Z, m.Z.Z}
+}
+
+func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
+	if depth > e.MaxDepth {
+		return b, e.fail(b, TypeOf(v), ErrTooDeep, ErrCodeOutOfMemory,
+			"more than "+strconv.Itoa(e.MaxDepth)+" levels (a container that holds itself?)")
+	}
+	var err error
+	switch v := v.(type) {
+	case nil:
+		return wire.AppendU32(b, 0), nil
+	case Bool:
+		b = wire.AppendU32(b, uint32(TypeBool))
+		if v {
+			return wire.AppendU32(b, 1), nil
+		}
+		return wire.AppendU32(b, 0), nil
+	case Int:
+		if v >= math.MinInt32 && v <= math.MaxInt32 {
+			b = wire.AppendU32(b, uint32(TypeInt))
+			return wire.AppendU32(b, uint32(int32(v))), nil
+		}
+		b = wire.AppendU32(b, uint32(TypeInt)|wire.Flag64)
+		return wire.AppendU64(b, uint64(v)), nil
+	case Float:
+		f := float64(v)
+		if float64(float32(f)) == f {
+			b = wire.AppendU32(b, uint32(TypeFloat))
+			return wire.AppendF32(b, float32(f)), nil
+		}
+		b = wire.AppendU32(b, uint32(TypeFloat)|wire.Flag64)
+		return wire.AppendF64(b, f), nil
+	case String:
+		b = wire.AppendU32(b, uint32(TypeString))
+		return e.str(b, TypeString, string(v))
+	case StringName:
+		if b, err = e.header(b, TypeStringName, 0); err != nil {
+			return b, err
+		}
+		return e.str(b, TypeStringName, string(v))
+	case Vector2:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.X, v.Y), nil
+	case Rect2:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.Position.X, v.Position.Y, v.Size.X, v.Size.Y), nil
+	case Vector3:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.X, v.Y, v.Z), nil
+	case Transform2D:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.X.X, v.X.Y, v.Y.X, v.Y.Y, v.Origin.X, v.Origin.Y), nil
+	case Vector4:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.X, v.Y, v.Z, v.W), nil
+	case Plane:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.Normal.X, v.Normal.Y, v.Normal.Z, v.D), nil
+	case Quaternion:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.X, v.Y, v.Z, v.W), nil
+	case AABB:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, v.Position.X, v.Position.Y, v.Position.Z, v.Size.X, v.Size.Y, v.Size.Z), nil
+	case Basis:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		return e.reals(b, rows(v)...), nil
+	case Transform3D:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		b = e.reals(b, rows(v.Basis)...)
+		return e.reals(b, v.Origin.X, v.Origin.Y, v.Origin.Z), nil
+	case Projection:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		for _, c := range [4]Vector4{v.X, v.Y, v.Z, v.W} {
+			b = e.reals(b, c.X, c.Y, c.Z, c.W)
+		}
+		return b, nil
+	case Vector2i:
+		return e.ints(b, v.Type(), v.X, v.Y)
+	case Rect2i:
+		return e.ints(b, v.Type(), v.Position.X, v.Position.Y, v.Size.X, v.Size.Y)
+	case Vector3i:
+		return e.ints(b, v.Type(), v.X, v.Y, v.Z)
+	case Vector4i:
+		return e.ints(b, v.Type(), v.X, v.Y, v.Z, v.W)
+	case Color:
+		if b, err = e.header(b, TypeColor, 0); err != nil {
+			return b, err
+		}
+		return appendColor(b, v), nil
+	case NodePath:
+		return e.nodePath(b, v)
+	case RID:
+		if b, err = e.header(b, TypeRID, 0); err != nil {
+			return b, err
+		}
+		if e.Family == Godot3 {
+			return b, nil // Godot 3 writes no RID payload
+		}
+		return wire.AppendU64(b, uint64(v)), nil
+	case ObjectID:
+		if v == 0 {
+			return wire.AppendU32(b, 0), nil
+		}
+		if b, err = e.header(b, TypeObject, wire.FlagObjectAsID); err != nil {
+			return b, err
+		}
+		return wire.AppendU64(b, uint64(v)), nil
+	case *Object:
+		return e.object(b, v, depth)
+	case Callable:
+		return e.header(b, TypeCallable, 0)
+	case Signal:
+		if b, err = e.header(b, TypeSignal, 0); err != nil {
+			return b, err
+		}
+		if b, err = e.str(b, TypeSignal, v.Name); err != nil {
+			return b, err
+		}
+		return wire.AppendU64(b, v.Object), nil
+	case *Dictionary:
+		return e.dictionary(b, v, depth)
+	case *Array:
+		return e.array(b, v, depth)
+	case PackedByteArray:
+		b, _ = e.header(b, v.Type(), 0)
+		b = wire.AppendU32(b, uint32(len(v)))
+		b = append(b, v...)
+		return wire.AppendZeros(b, wire.Pad4(len(v))), nil
+	case PackedInt32Array:
+		b, _ = e.header(b, v.Type(), 0)
+		b = wire.AppendU32(b, uint32(len(v)))
+		return wire.AppendInt32s(b, v), nil
+	case PackedInt64Array:
+		if b, err = e.header(b, v.Type(), 0); err != nil {
+			return b, err
+		}
+		b = wire.AppendU32(b, uint32(len(v)))
+		return wire.AppendInt64s(b, v), nil
+	case PackedFloat32Array:
+		b, _ = e.header(b, v.Type(), 0)
+		b = wire.AppendU32(b, uint32(len(v)))
+		return wire.AppendFloat32s(b, v), nil
+	case PackedFloat64Array:
+		if b, err = e.header(b, v.Type(), 0); err != nil {
+			return b, err
+		}
+		b = wire.AppendU32(b, uint32(len(v)))
+		return wire.AppendFloat64s(b, v), nil
+	case PackedStringArray:
+		b, _ = e.header(b, v.Type(), 0)
+		b = wire.AppendU32(b, uint32(len(v)))
+		for i, s := range v {
+			if err := e.checkString(b, v.Type(), s); err != nil {
+				return b, prefixPath(err, indexSeg(i))
+			}
+			b = wire.AppendStringZ(b, s)
+		}
+		return b, nil
+	case PackedVector2Array:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		b = wire.AppendU32(b, uint32(len(v)))
+		for _, x := range v {
+			b = e.reals(b, x.X, x.Y)
+		}
+		return b, nil
+	case PackedVector3Array:
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		b = wire.AppendU32(b, uint32(len(v)))
+		for _, x := range v {
+			b = e.reals(b, x.X, x.Y, x.Z)
+		}
+		return b, nil
+	case PackedVector4Array:
+		if e.Family == Godot4 && !e.Version.atLeast(4, 3) {
+			return b, e.unsupported(b, v.Type(), "PackedVector4Array cannot be read before Godot 4.3")
+		}
+		if b, err = e.realHeader(b, v.Type()); err != nil {
+			return b, err
+		}
+		b = wire.AppendU32(b, uint32(len(v)))
+		for _, x := range v {
+			b = e.reals(b, x.X, x.Y, x.Z, x.W)
+		}
+		return b, nil
+	case PackedColorArray:
+		b, _ = e.header(b, v.Type(), 0)
+		b = wire.AppendU32(b, uint32(len(v)))
+		for _, c := range v {
+			b = appendColor(b, c)
+		}
+		return b, nil
+	}
+	return b, e.fail(b, TypeUnknown, ErrInvalidValue, ErrCodeInvalidParam, "unknown Value implementation")
+}
+
+func appendColor(b []byte, c Color) []byte {
+	b = wire.AppendF32(b, c.R)
+	b = wire.AppendF32(b, c.G)
+	b = wire.AppendF32(b, c.B)
+	return wire.AppendF32(b, c.A)
+}
+
+func (e *encoder) ints(b []byte, t Type, c ...int32) ([]byte, error) {
+	b, err := e.header(b, t, 0)
+	if err != nil {
+		return b, err
+	}
+	for _, x := range c {
+		b = wire.AppendU32(b, uint32(x))
+	}
+	return b, nil
+}
+
+func (e *encoder) nodePath(b []byte, p NodePath) ([]byte, error) {
+	t := TypeNodePath
+	b, err := e.header(b, t, 0)
+	if err != nil {
+		return b, err
+	}
+	b = wire.AppendU32(b, uint32(len(p.Names))|wire.NodePathNewFormat)
+	b = wire.AppendU32(b, uint32(len(p.Subnames)))
+	var flags uint32
+	if p.Absolute {
+		flags = wire.NodePathAbsolute
+	}
+	b = wire.AppendU32(b, flags)
+	for _, s := range p.Names {
+		if b, err = e.str(b, t, s); err != nil {
+			return b, err
+		}
+	}
+	for _, s := range p.Subnames {
+		if b, err = e.str(b, t, s); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+func (e *encoder) object(b []byte, o *Object, depth int) ([]byte, error) {
+	t := TypeObject
+	if o == nil || o.Class == "" {
+		return wire.AppendU32(b, 0), nil // a null Object is written as Nil
+	}
+	if !e.FullObjects {
+		return b, e.fail(b, t, ErrObjectsNotAllowed, ErrCodeInvalidParam,
+			"encoding a full Object ("+o.Class+") needs FullObjects")
+	}
+	b, err := e.header(b, t, 0)
+	if err != nil {
+		return b, err
+	}
+	if b, err = e.str(b, t, o.Class); err != nil {
+		return b, err
+	}
+	b = wire.AppendU32(b, uint32(len(o.Properties)))
+	for _, p := range o.Properties {
+		if b, err = e.str(b, t, p.Name); err != nil {
+			return b, err
+		}
+		if b, err = e.value(b, p.Value, depth+1); err != nil {
+			return b, prefixPath(err, "."+p.Name)
+		}
+	}
+	return b, nil
+}
+
+// containerKind returns the wire kind of a container type and appends its
+// type data to data. Without FullObjects the engine names every object
+// class "EncodedObjectAsID".
+func (e *encoder) containerKind(b []byte, t Type, ct ContainerType) (uint32, []byte, error) {
+	switch ct.Kind {
+	case Untyped:
+		return wire.KindNone, b, nil
+	case Builtin:
+		if ct.Builtin == TypeNil {
+			return wire.KindNone, b, nil
+		}
+		if ct.Builtin >= TypeCount {
+			return 0, b, e.fail(b, t, ErrInvalidValue, ErrCodeInvalidParam, "element type "+ct.Builtin.String())
+		}
+		return wire.KindBuiltin, wire.AppendU32(b, uint32(ct.Builtin)), nil
+	case ClassName, Script:
+		if !e.FullObjects {
+			return wire.KindClassName, wire.AppendString(b, "EncodedObjectAsID"), nil
+		}
+		if ct.Kind == Script {
+			if !strings.HasPrefix(ct.Name, "res://") || len(ct.Name) == len("res://") {
+				return 0, b, e.fail(b, t, ErrInvalidValue, ErrCodeUnavailable,
+					"script path "+strconv.Quote(ct.Name)+" is not a res:// path")
+			}
+			b, err := e.str(b, t, ct.Name)
+			return wire.KindScript, b, err
+		}
+		b, err := e.str(b, t, ct.Name)
+		return wire.KindClassName, b, err
+	}
+	return 0, b, e.fail(b, t, ErrInvalidValue, ErrCodeInvalidParam, "container kind "+strconv.Itoa(int(ct.Kind)))
+}
+
+// fits reports whether a typed container accepts v.
+func fits(v Value, ct ContainerType) bool {
+	if !ct.IsTyped() {
+		return true
+	}
+	if ct.Kind != Builtin || ct.Builtin == TypeObject {
+		return TypeOf(v) == TypeObject || v == nil
+	}
+	return TypeOf(v) == ct.Builtin
+}
+
+func (e *encoder) typedSupport(b []byte, t Type, typed bool, major, minor int) error {
+	if !typed {
+		return nil
+	}
+	if e.Family == Godot3 || !e.Version.atLeast(major, minor) {
+		return e.unsupported(b, t, "typed "+t.String()+" cannot be read before Godot "+
+			strconv.Itoa(major)+"."+strconv.Itoa(minor))
+	}
+	return nil
+}
+
+func (e *encoder) array(b []byte, a *Array, depth int) ([]byte, error) {
+	t := TypeArray
+	var elem ContainerType
+	var values []Value
+	if a != nil {
+		elem, values = a.Elem, a.Values
+	}
+	if err := e.typedSupport(b, t, elem.IsTyped() && !(elem.Kind == Builtin && elem.Builtin == TypeNil), 4, 3); err != nil {
+		return b, err
+	}
+	hdr := len(b)
+	b, err := e.header(b, t, 0)
+	if err != nil {
+		return b, err
+	}
+	kind, b, err := e.containerKind(b, t, elem)
+	if err != nil {
+		return b, err
+	}
+	b[hdr+2] |= byte(kind)
+	b = wire.AppendU32(b, uint32(len(values)))
+	for i, v := range values {
+		if !fits(v, elem) {
+			return b, e.fail(b, TypeOf(v), ErrInvalidValue, ErrCodeInvalidParam,
+				TypeOf(v).String()+" in an Array of "+elemName(elem))
+		}
+		if b, err = e.value(b, v, depth+1); err != nil {
+			return b, prefixPath(err, indexSeg(i))
+		}
+	}
+	return b, nil
+}
+
+func elemName(ct ContainerType) string {
+	if ct.Kind == Builtin {
+		return ct.Builtin.String()
+	}
+	return ct.Name
+}
+
+func (e *encoder) dictionary(b []byte, d *Dictionary, depth int) ([]byte, error) {
+	t := TypeDictionary
+	var kt, vt ContainerType
+	if d != nil {
+		kt, vt = d.KeyType, d.ValueType
+	}
+	typed := (kt.IsTyped() && !(kt.Kind == Builtin && kt.Builtin == TypeNil)) ||
+		(vt.IsTyped() && !(vt.Kind == Builtin && vt.Builtin == TypeNil))
+	if err := e.typedSupport(b, t, typed, 4, 4); err != nil {
+		return b, err
+	}
+	hdr := len(b)
+	b, err := e.header(b, t, 0)
+	if err != nil {
+		return b, err
+	}
+	kk, b, err := e.containerKind(b, t, kt)
+	if err != nil {
+		return b, err
+	}
+	vk, b, err := e.containerKind(b, t, vt)
+	if err != nil {
+		return b, err
+	}
+	b[hdr+2] |= byte(kk | vk<<2)
+	entries := d.Entries()
+	b = wire.AppendU32(b, uint32(len(entries)))
+	for _, en := range entries {
+		// Only keys are checked: the engine keeps values of the wrong type
+		// that it decoded into a typed Dictionary, and writes them again.
+		if !fits(en.Key, kt) {
+			return b, e.fail(b, t, ErrInvalidValue, ErrCodeInvalidParam,
+				"key "+keySeg(en.Key)+" does not fit the dictionary's key type "+elemName(kt))
+		}
+		if b, err = e.value(b, en.Key, depth+1); err != nil {
+			return b, prefixPath(err, "{key}")
+		}
+		if b, err = e.value(b, en.Value, depth+1); err != nil {
+			return b, prefixPath(err, keySeg(en.Key))
+		}
+	}
+	return b, nil
+}

@@ -1,0 +1,156 @@
+package variant
+
+import (
+	"errors"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Sentinel errors. Every error returned by this package is an *Error whose
+// Err is one of these, so errors.Is(err, variant.ErrTruncated) works.
+var (
+	// ErrTruncated: the data ends before the value does. It also matches
+	// io.ErrUnexpectedEOF.
+	ErrTruncated = &sentinel{"data truncated", io.ErrUnexpectedEOF}
+	// ErrInvalidType: the type byte names no Variant type of the family.
+	ErrInvalidType = &sentinel{"invalid Variant type", nil}
+	// ErrInvalidUTF8: a string is not valid UTF-8.
+	ErrInvalidUTF8 = &sentinel{"invalid UTF-8", nil}
+	// ErrInvalidData: the data breaks the format in another way (negative
+	// count, old-format NodePath, bad container type, …).
+	ErrInvalidData = &sentinel{"invalid data", nil}
+	// ErrTooDeep: nesting exceeds the depth limit (1024 by default, as the
+	// engine).
+	ErrTooDeep = &sentinel{"nesting too deep", nil}
+	// ErrObjectsNotAllowed: a full Object was met while decoding without
+	// AllowObjects, or while encoding without FullObjects.
+	ErrObjectsNotAllowed = &sentinel{"full objects not allowed", nil}
+	// ErrUnsupported: the value cannot be encoded for the target engine
+	// (a type it does not have, a typed container too new for it, …).
+	ErrUnsupported = &sentinel{"not supported by the target", nil}
+	// ErrInvalidValue: the value itself is unfit for encoding (a string that
+	// is not valid UTF-8, a script path that is not res://, …).
+	ErrInvalidValue = &sentinel{"invalid value", nil}
+	// ErrTooLarge: the value exceeds a size or element limit.
+	ErrTooLarge = &sentinel{"too large", nil}
+)
+
+type sentinel struct {
+	msg  string
+	also error
+}
+
+func (s *sentinel) Error() string { return s.msg }
+
+// Is lets ErrTruncated match io.ErrUnexpectedEOF.
+func (s *sentinel) Is(target error) bool { return s.also != nil && target == s.also }
+
+// Code is a Godot Error enum value, the code the engine itself reports for
+// the same failure.
+type Code int
+
+// The engine error codes that decoding and encoding produce.
+const (
+	OK                  Code = 0
+	ErrCodeUnavailable  Code = 2
+	ErrCodeUnauthorized Code = 4
+	ErrCodeOutOfMemory  Code = 6
+	ErrCodeFileEOF      Code = 18
+	ErrCodeInvalidData  Code = 30
+	ErrCodeInvalidParam Code = 31
+	ErrCodeParseError   Code = 43
+)
+
+var codeNames = map[Code]string{
+	OK: "OK", ErrCodeUnavailable: "ERR_UNAVAILABLE", ErrCodeUnauthorized: "ERR_UNAUTHORIZED",
+	ErrCodeOutOfMemory: "ERR_OUT_OF_MEMORY", ErrCodeFileEOF: "ERR_FILE_EOF",
+	ErrCodeInvalidData: "ERR_INVALID_DATA", ErrCodeInvalidParam: "ERR_INVALID_PARAMETER",
+	ErrCodeParseError: "ERR_PARSE_ERROR",
+}
+
+// String returns the engine's name for the code, "ERR_INVALID_DATA".
+func (c Code) String() string {
+	if s, ok := codeNames[c]; ok {
+		return s
+	}
+	return "Error(" + strconv.Itoa(int(c)) + ")"
+}
+
+// Error describes a failure to decode or encode a Variant: where, in what,
+// and why.
+type Error struct {
+	// Op is "decode" or "encode".
+	Op string
+	// Offset is the byte offset where the offending item starts: in the
+	// input when decoding, in the output when encoding.
+	Offset int
+	// Path locates the item inside the value, e.g. `[3]["pos"]`; empty at
+	// the top level.
+	Path string
+	// Type is the Variant type being decoded or encoded, TypeUnknown when
+	// the type byte itself is bad.
+	Type Type
+	// Family is the engine family of the encoding.
+	Family Family
+	// Code is the engine's error code for the same failure.
+	Code Code
+	// Err is the sentinel (ErrTruncated, ErrInvalidData, …).
+	Err error
+	// Detail says more, e.g. "string length 4096 exceeds the 12 bytes left".
+	Detail string
+}
+
+// Error formats the error on one line:
+// "decode: byte 12, [3]["pos"] (Vector2): data truncated: need 8 bytes, have 4".
+func (e *Error) Error() string {
+	var sb strings.Builder
+	sb.WriteString(e.Op)
+	sb.WriteString(": byte ")
+	sb.WriteString(strconv.Itoa(e.Offset))
+	if e.Path != "" {
+		sb.WriteString(", ")
+		sb.WriteString(e.Path)
+	}
+	if e.Type != TypeUnknown {
+		sb.WriteString(" (")
+		sb.WriteString(e.Family.Name(e.Type))
+		sb.WriteString(")")
+	}
+	sb.WriteString(": ")
+	sb.WriteString(e.Err.Error())
+	if e.Detail != "" {
+		sb.WriteString(": ")
+		sb.WriteString(e.Detail)
+	}
+	return sb.String()
+}
+
+// Unwrap returns the sentinel.
+func (e *Error) Unwrap() error { return e.Err }
+
+// prefixPath adds an outer path segment to an *Error coming up from a
+// nested value.
+func prefixPath(err error, seg string) error {
+	var e *Error
+	if errors.As(err, &e) {
+		e.Path = seg + e.Path
+	}
+	return err
+}
+
+func indexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
+
+// keySeg renders a Dictionary key as a path segment: ["name"] for strings,
+// [42] for ints, [<Vector2>] for other types.
+func keySeg(k Value) string {
+	switch k := k.(type) {
+	case String:
+		return "[" + strconv.Quote(string(k)) + "]"
+	case StringName:
+		return "[&" + strconv.Quote(string(k)) + "]"
+	case Int:
+		return "[" + strconv.FormatInt(int64(k), 10) + "]"
+	}
+	return "[<" + TypeOf(k).String() + ">]"
+}
