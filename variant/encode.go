@@ -142,13 +142,19 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 		b = wire.AppendU32(b, uint32(TypeFloat)|wire.Flag64)
 		return wire.AppendF64(b, f), nil
 	case String:
+		if err := e.checkString(b, TypeString, string(v)); err != nil {
+			return b, err
+		}
 		b = wire.AppendU32(b, uint32(TypeString))
-		return e.str(b, TypeString, string(v))
+		return wire.AppendString(b, string(v)), nil
 	case StringName:
+		if err := e.checkString(b, TypeStringName, string(v)); err != nil {
+			return b, err
+		}
 		if b, err = e.header(b, TypeStringName, 0); err != nil {
 			return b, err
 		}
-		return e.str(b, TypeStringName, string(v))
+		return wire.AppendString(b, string(v)), nil
 	case Vector2:
 		if b, err = e.realHeader(b, v.Type()); err != nil {
 			return b, err
