@@ -463,6 +463,9 @@ func utf8Godot3(raw []byte) (string, bool) {
 			cp = cp<<6 | rune(cc&0x3F)
 		}
 		if cp < minRune[n] && (cp < 0xD800 || cp > 0xDFFF) {
+			if cp == 0 {
+				break // an overlong NUL ends the string like a NUL byte
+			}
 			out = utf8.AppendRune(out, cp) // overlong form: the engine keeps the code point
 		} else {
 			out = append(out, raw[i:i+n]...)

@@ -195,4 +195,28 @@ func hashOf(v Value) (hashKey, bool) {
 }
 
 // sameKey reports whether a and b are the same Dictionary key.
-func sameKey(a, b Value) bool { return equal(a, b, true) }
+func sameKey(a, b Value) bool {
+	// Fast paths for the common key types.
+	switch x := a.(type) {
+	case String:
+		switch y := b.(type) {
+		case String:
+			return x == y
+		case StringName:
+			return string(x) == string(y)
+		}
+		return false
+	case StringName:
+		switch y := b.(type) {
+		case String:
+			return string(x) == string(y)
+		case StringName:
+			return x == y
+		}
+		return false
+	case Int:
+		y, ok := b.(Int)
+		return ok && x == y
+	}
+	return equal(a, b, true)
+}

@@ -1,0 +1,89 @@
+package variant
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// addGoldenSeeds adds the hex of every fixture line under
+// ../testdata/golden (real engine output) to the corpus.
+func addGoldenSeeds(f *testing.F) {
+	files, _ := filepath.Glob("../testdata/golden/*.jsonl")
+	for _, name := range files {
+		file, err := os.Open(name)
+		if err != nil {
+			continue
+		}
+		sc := bufio.NewScanner(file)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			var line struct{ Hex string }
+			if json.Unmarshal(sc.Bytes(), &line) == nil {
+				if b, err := hex.DecodeString(line.Hex); err == nil {
+					f.Add(b)
+				}
+			}
+		}
+		file.Close()
+	}
+}
+
+// FuzzDecode checks, for both families: decoding never panics and never
+// reports more bytes than it was given; whatever decodes re-encodes, and
+// decoding that again gives an identical value.
+func FuzzDecode(f *testing.F) {
+	for _, c := range exactCases {
+		f.Add(mustHex(f, c.hex))
+	}
+	for _, v := range loadEngineVectorsF(f) {
+		if b, err := hex.DecodeString(v.Hex); err == nil {
+			f.Add(b)
+		}
+	}
+	addGoldenSeeds(f)
+	modes := []struct {
+		dec *DecMode
+		enc *EncMode
+	}{
+		{dmode(f, DecOptions{Family: Godot4, AllowObjects: true}), mode(f, EncOptions{Family: Godot4, Precision: Double, FullObjects: true})},
+		{dmode(f, DecOptions{Family: Godot3, AllowObjects: true}), mode(f, EncOptions{Family: Godot3, FullObjects: true})},
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, m := range modes {
+			v, n, err := m.dec.Decode(b)
+			if err != nil {
+				continue
+			}
+			if n < 4 || n > len(b) {
+				t.Fatalf("used %d of %d bytes", n, len(b))
+			}
+			again, err := m.enc.Encode(v)
+			if err != nil {
+				t.Fatalf("decoded %#v but cannot re-encode it: %v", v, err)
+			}
+			v2, n2, err := m.dec.Decode(again)
+			if err != nil {
+				t.Fatalf("re-encoded %x does not decode: %v", again, err)
+			}
+			if n2 != len(again) || !Equal(v, v2) {
+				t.Fatalf("unstable: %#v\nbecame %#v", v, v2)
+			}
+		}
+	})
+}
+
+func loadEngineVectorsF(f *testing.F) []engineVector {
+	data, err := os.ReadFile("testdata/engine-vectors.json")
+	if err != nil {
+		f.Fatal(err)
+	}
+	var vs []engineVector
+	if err := json.Unmarshal(data, &vs); err != nil {
+		f.Fatal(err)
+	}
+	return vs
+}
