@@ -1,0 +1,79 @@
+package variant_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gdvar/gdvar/variant"
+)
+
+func Example() {
+	// {"name": "Ada", "pos": Vector2(1, 2)} as Godot 4's var_to_bytes writes it.
+	d := variant.NewDictionary(2)
+	d.Set(variant.String("name"), variant.String("Ada"))
+	d.Set(variant.String("pos"), variant.Vector2{X: 1, Y: 2})
+	data, err := variant.Encode(d)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Printf("%x\n", data)
+
+	v, n, err := variant.Decode(data)
+	if err != nil {
+		panic(err)
+	}
+	pos, _ := v.(*variant.Dictionary).Get(variant.String("pos"))
+	fmt.Println(n, pos)
+	// Output:
+	// 1b0000000200000004000000040000006e616d650400000003000000416461000400000003000000706f7300050000000000803f00000040
+	// 56 {1 2}
+}
+
+func ExampleDecOptions_DecMode() {
+	// A Godot 3 PoolStringArray ["a", "bc"].
+	data := []byte{
+		0x17, 0, 0, 0, 2, 0, 0, 0,
+		2, 0, 0, 0, 'a', 0, 0, 0,
+		3, 0, 0, 0, 'b', 'c', 0, 0,
+	}
+	dec, err := variant.DecOptions{Family: variant.Godot3}.DecMode()
+	if err != nil {
+		panic(err)
+	}
+	v, _, err := dec.Decode(data)
+	fmt.Printf("%T %q %v\n", v, v, err)
+	// Output: variant.PackedStringArray ["a" "bc"] <nil>
+}
+
+func ExampleEncOptions_EncMode() {
+	// An engine built with precision=double writes 64-bit components.
+	enc, err := variant.EncOptions{Precision: variant.Double}.EncMode()
+	if err != nil {
+		panic(err)
+	}
+	data, _ := enc.Encode(variant.Vector2{X: 0.1, Y: 1})
+	fmt.Printf("%x\n", data)
+
+	// A Godot 4.2 peer cannot read typed arrays.
+	old, _ := variant.EncOptions{Version: variant.Version{Major: 4, Minor: 2}}.EncMode()
+	_, err = old.Encode(&variant.Array{Elem: variant.Typed(variant.TypeInt)})
+	fmt.Println(err)
+	// Output:
+	// 050001009a9999999999b93f000000000000f03f
+	// encode: byte 0 (Array): not supported by the target: typed Array cannot be read before Godot 4.3
+}
+
+func ExampleError() {
+	// An Array whose second element, a Vector2, is cut short.
+	data := []byte{0x1c, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0x80, 0x3f}
+	_, _, err := variant.Decode(data)
+	fmt.Println(err)
+
+	var e *variant.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Offset, e.Path, e.Type, e.Code, errors.Is(err, variant.ErrTruncated))
+	}
+	// Output:
+	// decode: byte 12, [1] (Vector2): data truncated: need 8 bytes, have 4
+	// 12 [1] Vector2 ERR_INVALID_DATA true
+}
