@@ -89,7 +89,6 @@ var exactCases = []struct {
 	{"Quat godot3", Godot3, Single, Quaternion{1, 2, 3, 4}, "0a000000 0000803f 00000040 00004040 00008040"},
 	{"typed Array[String]", Godot4, Single, &Array{Elem: Typed(TypeString), Values: []Value{String("a")}},
 		"1c000100 04000000 01000000 04000000 01000000 61000000"},
-	{"Array[Object] builtin kind", Godot4, Single, &Array{Elem: Typed(TypeObject)}, "1c000100 18000000 00000000"},
 	{"typed Dictionary[String,int]", Godot4, Single, func() Value {
 		d := &Dictionary{KeyType: Typed(TypeString), ValueType: Typed(TypeInt)}
 		d.Set(String("a"), Int(1))
@@ -264,6 +263,20 @@ func TestObjects(t *testing.T) {
 	v, _, err = dmode(t, DecOptions{AllowObjects: true}).Decode(mustHex(t, "18000000 00000000"))
 	if err != nil || v != nil {
 		t.Errorf("full null object: %#v, %v", v, err)
+	}
+	// Array[Object] is written with the builtin kind; decoded without
+	// objects it becomes Array[EncodedObjectAsID], as in the engine.
+	b, _ = Encode(&Array{Elem: Typed(TypeObject)})
+	if want := "1c0001001800000000000000"; hex.EncodeToString(b) != want {
+		t.Errorf("Array[Object] = %x, want %s", b, want)
+	}
+	v, _, _ = Decode(b)
+	if ct := v.(*Array).Elem; ct.Kind != ClassName || ct.Name != "EncodedObjectAsID" {
+		t.Errorf("Array[Object] decoded without objects: %+v", ct)
+	}
+	v, _, _ = dmode(t, DecOptions{AllowObjects: true}).Decode(b)
+	if ct := v.(*Array).Elem; ct != Typed(TypeObject) {
+		t.Errorf("Array[Object] decoded with objects: %+v", ct)
 	}
 	// Typed containers of object classes: without full objects the engine
 	// names the class EncodedObjectAsID.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/wire"
@@ -32,6 +33,11 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 	}
 	return v, min(next, len(b)), nil
 }
+
+// encodedObjectAsID is the class the engine decodes objects sent as
+// instance IDs into, and the class it names in typed containers of objects
+// when objects are not allowed.
+const encodedObjectAsID = "EncodedObjectAsID"
 
 type decoder struct {
 	b            []byte
@@ -582,9 +588,17 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
+		at := next
 		v, next, err := d.value(next, depth+1)
 		if err != nil {
 			return nil, 0, prefixPath(err, "."+name)
+		}
+		if name == "script" && d.fam == Godot4 && v != nil {
+			// Godot 4.3+ names the script by its path and loads it.
+			if s, ok := v.(String); !ok || !strings.HasPrefix(string(s), "res://") || len(s) == len("res://") {
+				return nil, 0, prefixPath(d.fail(at, TypeOf(v), ErrInvalidData, ErrCodeInvalidData,
+					"an Object's script must be a res:// path"), ".script")
+			}
 		}
 		obj.Properties = append(obj.Properties, Property{name, v})
 		q = next
@@ -603,6 +617,11 @@ func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType,
 		if id < 0 || id >= int32(TypeCount) {
 			return ContainerType{}, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData,
 				"element type id "+strconv.Itoa(int(id)))
+		}
+		if Type(id) == TypeObject && !d.allowObjects {
+			// Without objects the engine types the container as the
+			// class it decodes objects into.
+			return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}, p + 4, nil
 		}
 		return Typed(Type(id)), p + 4, nil
 	case wire.KindClassName, wire.KindScript:
@@ -699,37 +718,173 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 }
 
 // conform applies a typed container's check to one element the way the
-// engine does when it decodes: a value of the right type is kept, a few
-// conversions are made (int and float into each other, String and
-// StringName into each other), null is kept for object types, and anything
-// else is refused.
+// engine does when it decodes: a value of the right type is kept, null is
+// kept for object types, a value the engine converts strictly is converted
+// (between bool, int and float; String, StringName and NodePath; integer
+// and real vectors and rectangles; int into Color; packed arrays into
+// Array) and anything else is refused. Conversions that need the engine's
+// math (Basis and Quaternion into each other and the transforms) are
+// refused too.
 func conform(v Value, ct ContainerType) (Value, bool) {
 	want := ct.Builtin
 	have := TypeOf(v)
 	if have == want {
 		return v, true
 	}
+	if v == nil {
+		return nil, want == TypeObject
+	}
 	switch want {
-	case TypeObject:
-		return v, v == nil
+	case TypeBool:
+		switch x := v.(type) {
+		case Int:
+			return Bool(x != 0), true
+		case Float:
+			return Bool(x != 0), true
+		}
 	case TypeInt:
-		if f, ok := v.(Float); ok {
-			return Int(floatToInt(float64(f))), true
+		switch x := v.(type) {
+		case Bool:
+			return Int(boolInt(bool(x))), true
+		case Float:
+			return Int(floatToInt(float64(x))), true
 		}
 	case TypeFloat:
-		if i, ok := v.(Int); ok {
-			return Float(float64(i)), true
+		switch x := v.(type) {
+		case Bool:
+			return Float(boolInt(bool(x))), true
+		case Int:
+			return Float(float64(x)), true
 		}
 	case TypeString:
-		if s, ok := v.(StringName); ok {
-			return String(s), true
+		switch x := v.(type) {
+		case StringName:
+			return String(x), true
+		case NodePath:
+			return String(x.String()), true
 		}
 	case TypeStringName:
-		if s, ok := v.(String); ok {
-			return StringName(s), true
+		if x, ok := v.(String); ok {
+			return StringName(x), true
+		}
+	case TypeNodePath:
+		if x, ok := v.(String); ok {
+			np, _ := ParseNodePath(string(x))
+			return np, true
+		}
+	case TypeVector2:
+		if x, ok := v.(Vector2i); ok {
+			return Vector2{float64(x.X), float64(x.Y)}, true
+		}
+	case TypeVector2i:
+		if x, ok := v.(Vector2); ok {
+			return Vector2i{floatToInt32(x.X), floatToInt32(x.Y)}, true
+		}
+	case TypeRect2:
+		if x, ok := v.(Rect2i); ok {
+			return Rect2{Vector2{float64(x.Position.X), float64(x.Position.Y)},
+				Vector2{float64(x.Size.X), float64(x.Size.Y)}}, true
+		}
+	case TypeRect2i:
+		if x, ok := v.(Rect2); ok {
+			return Rect2i{Vector2i{floatToInt32(x.Position.X), floatToInt32(x.Position.Y)},
+				Vector2i{floatToInt32(x.Size.X), floatToInt32(x.Size.Y)}}, true
+		}
+	case TypeVector3:
+		if x, ok := v.(Vector3i); ok {
+			return Vector3{float64(x.X), float64(x.Y), float64(x.Z)}, true
+		}
+	case TypeVector3i:
+		if x, ok := v.(Vector3); ok {
+			return Vector3i{floatToInt32(x.X), floatToInt32(x.Y), floatToInt32(x.Z)}, true
+		}
+	case TypeVector4:
+		if x, ok := v.(Vector4i); ok {
+			return Vector4{float64(x.X), float64(x.Y), float64(x.Z), float64(x.W)}, true
+		}
+	case TypeVector4i:
+		if x, ok := v.(Vector4); ok {
+			return Vector4i{floatToInt32(x.X), floatToInt32(x.Y), floatToInt32(x.Z), floatToInt32(x.W)}, true
+		}
+	case TypeColor:
+		if x, ok := v.(Int); ok { // 0xRRGGBBAA
+			c := uint32(x)
+			return Color{float32(c>>24) / 255, float32(c>>16&0xFF) / 255, float32(c>>8&0xFF) / 255, float32(c&0xFF) / 255}, true
+		}
+	case TypeArray:
+		if a := packedToArray(v); a != nil {
+			return a, true
 		}
 	}
 	return nil, false
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// floatToInt32 converts a real component to int32 as the engine's
+// (int32_t) cast does on x86: truncation, and the minimum int32 for NaN and
+// out-of-range values.
+func floatToInt32(f float64) int32 {
+	if f != f || f >= 2147483648 || f <= -2147483649 {
+		return math.MinInt32
+	}
+	return int32(f)
+}
+
+// packedToArray turns a packed array into an untyped Array of its
+// elements; it returns nil for other values.
+func packedToArray(v Value) *Array {
+	var vals []Value
+	switch x := v.(type) {
+	case PackedByteArray:
+		for _, e := range x {
+			vals = append(vals, Int(e))
+		}
+	case PackedInt32Array:
+		for _, e := range x {
+			vals = append(vals, Int(e))
+		}
+	case PackedInt64Array:
+		for _, e := range x {
+			vals = append(vals, Int(e))
+		}
+	case PackedFloat32Array:
+		for _, e := range x {
+			vals = append(vals, Float(e))
+		}
+	case PackedFloat64Array:
+		for _, e := range x {
+			vals = append(vals, Float(e))
+		}
+	case PackedStringArray:
+		for _, e := range x {
+			vals = append(vals, String(e))
+		}
+	case PackedVector2Array:
+		for _, e := range x {
+			vals = append(vals, e)
+		}
+	case PackedVector3Array:
+		for _, e := range x {
+			vals = append(vals, e)
+		}
+	case PackedColorArray:
+		for _, e := range x {
+			vals = append(vals, e)
+		}
+	case PackedVector4Array:
+		for _, e := range x {
+			vals = append(vals, e)
+		}
+	default:
+		return nil
+	}
+	return &Array{Values: vals}
 }
 
 // floatToInt converts as the engine's (int) cast does on x86: truncation,

@@ -426,7 +426,7 @@ func (e *encoder) containerKind(b []byte, t Type, ct ContainerType) (uint32, []b
 		return wire.KindBuiltin, wire.AppendU32(b, uint32(ct.Builtin)), nil
 	case ClassName, Script:
 		if !e.FullObjects {
-			return wire.KindClassName, wire.AppendString(b, "EncodedObjectAsID"), nil
+			return wire.KindClassName, wire.AppendString(b, encodedObjectAsID), nil
 		}
 		if ct.Kind == Script {
 			if !strings.HasPrefix(ct.Name, "res://") || len(ct.Name) == len("res://") {
