@@ -1,0 +1,64 @@
+package gdtext
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/gdvar/gdvar/variant"
+)
+
+// DefaultMaxDepth is the nesting limit Parse uses when ParseOptions.MaxDepth
+// is 0, the same as the engine's binary decoder.
+const DefaultMaxDepth = 1024
+
+// maxFormatDepth bounds how deeply Format follows nested containers, so that
+// a value that contains itself fails instead of recursing forever.
+const maxFormatDepth = 1 << 16
+
+// Options configures Format and Append. The zero value writes Godot 4 text
+// on one line.
+type Options struct {
+	// Family is the engine family whose str_to_var (Godot 4) or str2var
+	// (Godot 3) must read the text; 0 means variant.Godot4.
+	Family variant.Family
+	// Multiline writes Dictionaries as the engine does, one entry a line
+	// ("{\n\"a\": 1,\n\"b\": 2\n}"). By default everything is on one line,
+	// "{ \"a\": 1, \"b\": 2 }", which is the engine's text with its line
+	// breaks replaced by spaces.
+	Multiline bool
+}
+
+// ParseOptions configures Parse. The zero value reads Godot 4 text.
+type ParseOptions struct {
+	// Family is the engine family whose syntax the text follows; 0 means
+	// variant.Godot4.
+	Family variant.Family
+	// MaxDepth is the deepest nesting accepted: the top-level value is at
+	// depth 1 and the elements, keys, values and properties of a container
+	// at depth d are at d+1. 0 means DefaultMaxDepth.
+	MaxDepth int
+}
+
+func family(f variant.Family) (variant.Family, error) {
+	switch f {
+	case 0:
+		return variant.Godot4, nil
+	case variant.Godot3, variant.Godot4:
+		return f, nil
+	}
+	return 0, fmt.Errorf("gdtext: unknown engine family %d (want 3 or 4)", f)
+}
+
+// SyntaxError reports text that Parse cannot read, with the place where the
+// problem was found.
+type SyntaxError struct {
+	Offset int    // byte offset in the text, from 0
+	Line   int    // line number, from 1
+	Column int    // byte offset in the line, from 1
+	Msg    string // what is wrong
+}
+
+// Error returns "line L, column C: msg".
+func (e *SyntaxError) Error() string {
+	return "line " + strconv.Itoa(e.Line) + ", column " + strconv.Itoa(e.Column) + ": " + e.Msg
+}
