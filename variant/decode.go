@@ -44,6 +44,7 @@ type decoder struct {
 	fam          Family
 	allowObjects bool
 	maxDepth     int
+	interned     map[string]Value // Dictionary key strings, by their raw bytes
 }
 
 func (d *decoder) fail(off int, t Type, sentinel error, code Code, detail string) error {
@@ -677,7 +678,7 @@ func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
 
 func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error) {
 	t := TypeDictionary
-	dict := &Dictionary{}
+	dict := new(Dictionary)
 	if d.fam == Godot4 {
 		var err error
 		dict.KeyType, p, err = d.containerType(off, p, h>>wire.DictKeyTypeShift&wire.KindMask, t)
@@ -695,9 +696,9 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 	}
 	n := int(wire.U32(d.b[p:]) & wire.CountMask)
 	q := p + 4
-	dict.entries = make([]Entry, 0, min(n, max(d.rem(q), 0)/8))
+	dict.entries = d.entrySlice(min(n, max(d.rem(q), 0)/8))
 	for i := range n {
-		k, next, err := d.value(q, depth+1)
+		k, next, err := d.key(q, depth+1)
 		if err != nil {
 			return nil, 0, prefixPath(err, "{key "+strconv.Itoa(i)+"}")
 		}
@@ -715,6 +716,46 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 		dict.Set(k, v)
 	}
 	return dict, q, nil
+}
+
+// entrySlice returns an empty slice with room for n entries.
+func (d *decoder) entrySlice(n int) []Entry {
+	if n == 0 {
+		return nil
+	}
+	return make([]Entry, 0, n)
+}
+
+// maxInternLen and maxInterned bound the cache of Dictionary key strings.
+const (
+	maxInternLen = 64
+	maxInterned  = 1024
+)
+
+// key decodes a Dictionary key. String keys repeat across dictionaries
+// (field names), so short ones come from a per-call cache: one allocation
+// for all the "name" keys of an array of records.
+func (d *decoder) key(off, depth int) (Value, int, error) {
+	b := d.b
+	if depth <= d.maxDepth && len(b)-off >= 8 && b[off] == byte(TypeString) {
+		n := int(int32(wire.U32(b[off+4:])))
+		end := off + 8 + n
+		if n >= 0 && n <= maxInternLen && end+wire.Pad4(n) <= len(b) {
+			raw := b[off+8 : end]
+			if v, ok := d.interned[string(raw)]; ok {
+				return v, end + wire.Pad4(n), nil
+			}
+			v, next, err := d.value(off, depth)
+			if err == nil && len(d.interned) < maxInterned {
+				if d.interned == nil {
+					d.interned = make(map[string]Value)
+				}
+				d.interned[string(raw)] = v
+			}
+			return v, next, err
+		}
+	}
+	return d.value(off, depth)
 }
 
 // conform applies a typed container's check to one element the way the
