@@ -26,12 +26,72 @@ import (
 // Memory use is bounded by the input: no count read from the data makes
 // the decoder reserve more than the bytes left could hold.
 func (m *DecMode) Decode(b []byte) (Value, int, error) {
-	d := decoder{b: b, fam: m.opts.Family, allowObjects: m.opts.AllowObjects, maxDepth: m.opts.MaxDepth}
+	o := &m.opts
+	if o.MaxSize > 0 && len(b) > o.MaxSize {
+		return nil, 0, &Error{Op: "decode", Type: TypeUnknown, Family: o.Family, Code: ErrCodeOutOfMemory,
+			Err: ErrTooLarge, Detail: "input of " + strconv.Itoa(len(b)) + " bytes exceeds MaxSize " + strconv.Itoa(o.MaxSize)}
+	}
+	d := decoder{b: b, fam: o.Family, allowObjects: o.AllowObjects, maxDepth: o.MaxDepth,
+		maxElements: int64(o.MaxElements), strict: o.Strict}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, err
 	}
+	if d.strict {
+		if err := d.canonical(v, next); err != nil {
+			return nil, 0, err
+		}
+	}
 	return v, min(next, len(b)), nil
+}
+
+// canonical checks, for Strict mode, that the value re-encodes to exactly
+// the input: then the input is what the engine itself writes.
+func (d *decoder) canonical(v Value, n int) error {
+	o := EncOptions{Family: d.fam, FullObjects: true, MaxDepth: d.maxDepth}
+	if d.sawWide {
+		o.Precision = Double
+	}
+	m, err := o.EncMode()
+	if err != nil {
+		return err
+	}
+	again, err := m.Encode(v)
+	if err != nil {
+		return d.fail(0, TypeOf(v), ErrNonCanonical, ErrCodeInvalidData, "the engine could not write this value: "+err.Error())
+	}
+	for i := range min(len(again), len(d.b)) {
+		if again[i] != d.b[i] {
+			return d.fail(i, TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
+				"the input has "+hexByte(d.b[i])+" where the engine writes "+hexByte(again[i]))
+		}
+	}
+	switch {
+	case len(again) > len(d.b):
+		return d.fail(len(d.b), TypeUnknown, ErrNonCanonical, ErrCodeInvalidData, "the padding at the end is missing")
+	case len(again) != n:
+		return d.fail(len(again), TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
+			"the value takes "+strconv.Itoa(n)+" bytes, the engine writes it in "+strconv.Itoa(len(again)))
+	case n < len(d.b):
+		return d.fail(n, TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
+			strconv.Itoa(len(d.b)-n)+" bytes after the value")
+	}
+	return nil
+}
+
+func hexByte(c byte) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[c>>4], digits[c&15]})
+}
+
+// take counts n more elements against MaxElements.
+func (d *decoder) take(off int, t Type, n int64) error {
+	d.elements += n
+	if d.maxElements > 0 && d.elements > d.maxElements {
+		return d.fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
+			"more than MaxElements ("+strconv.FormatInt(d.maxElements, 10)+") elements")
+	}
+	return nil
 }
 
 // encodedObjectAsID is the class the engine decodes objects sent as
@@ -44,6 +104,10 @@ type decoder struct {
 	fam          Family
 	allowObjects bool
 	maxDepth     int
+	maxElements  int64
+	elements     int64 // counted so far, for MaxElements
+	strict       bool
+	sawWide      bool             // a double-precision math value was read
 	interned     map[string]Value // Dictionary key strings, by their raw bytes
 }
 
@@ -121,6 +185,9 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 	p := off + 4
 	rem := d.rem(p)
 	wide := h&wire.Flag64 != 0 && d.fam == Godot4 && realTypes[t]
+	if wide {
+		d.sawWide = true
+	}
 
 	if n := realCount[t]; n > 0 {
 		size := 4
@@ -379,6 +446,9 @@ func (d *decoder) count(off, p int, t Type, size int) (int, error) {
 			strconv.FormatInt(n, 10)+" elements need "+strconv.FormatInt(n*int64(size), 10)+
 				" bytes, have "+strconv.Itoa(rem-4))
 	}
+	if err := d.take(off, t, n); err != nil {
+		return 0, err
+	}
 	return int(n), nil
 }
 
@@ -502,6 +572,9 @@ func (d *decoder) nodePath(off, p int) (Value, int, error) {
 		subs++
 	}
 	q := p + 12
+	if err := d.take(off, t, names+subs); err != nil {
+		return nil, 0, err
+	}
 	limit := int64(max(d.rem(q), 0) / 4) // each name takes at least 4 bytes
 	var np NodePath
 	if names > 0 {
@@ -539,6 +612,9 @@ func (d *decoder) packedStrings(off, p int) (Value, int, error) {
 	q := p + 4
 	if n <= 0 {
 		return PackedStringArray{}, q, nil // the engine reads a negative count as empty
+	}
+	if err := d.take(off, t, n); err != nil {
+		return nil, 0, err
 	}
 	v := make(PackedStringArray, 0, min(n, int64(d.rem(q)/4)))
 	for i := int64(0); i < n; i++ {
@@ -582,6 +658,9 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 	q += 4
 	obj := &Object{Class: class}
 	if n > 0 {
+		if err := d.take(off, t, n); err != nil {
+			return nil, 0, err
+		}
 		obj.Properties = make([]Property, 0, min(n, int64(d.rem(q)/8)))
 	}
 	for i := int64(0); i < n; i++ {
@@ -619,7 +698,7 @@ func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType,
 			return ContainerType{}, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData,
 				"element type id "+strconv.Itoa(int(id)))
 		}
-		if Type(id) == TypeObject && !d.allowObjects {
+		if Type(id) == TypeObject && !d.allowObjects && !d.strict {
 			// Without objects the engine types the container as the
 			// class it decodes objects into.
 			return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}, p + 4, nil
@@ -658,6 +737,9 @@ func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
 	}
 	n := int(wire.U32(d.b[p:]) & wire.CountMask)
 	q := p + 4
+	if err := d.take(off, t, int64(n)); err != nil {
+		return nil, 0, err
+	}
 	a.Values = make([]Value, 0, min(n, max(d.rem(q), 0)/4))
 	for i := range n {
 		v, next, err := d.value(q, depth+1)
@@ -696,6 +778,9 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 	}
 	n := int(wire.U32(d.b[p:]) & wire.CountMask)
 	q := p + 4
+	if err := d.take(off, t, int64(n)); err != nil {
+		return nil, 0, err
+	}
 	dict.entries = d.entrySlice(min(n, max(d.rem(q), 0)/8))
 	for i := range n {
 		k, next, err := d.key(q, depth+1)

@@ -2,7 +2,6 @@ package variant
 
 import (
 	"iter"
-	"math"
 )
 
 // Dictionary is a Variant Dictionary: key/value pairs in insertion order,
@@ -19,8 +18,15 @@ type Dictionary struct {
 	ValueType ContainerType
 
 	entries []Entry
-	index   map[hashKey]int // built once the dictionary grows past linearMax
-	stale   bool            // index must be rebuilt (after Delete)
+	index   *keyIndex // past linearMax entries; dropped by Delete
+}
+
+// keyIndex finds Dictionary entries by key hash: first maps a hash to the
+// first entry with that hash, next links entries with equal hashes (-1 ends
+// a chain).
+type keyIndex struct {
+	first map[uint64]int32
+	next  []int32
 }
 
 // Entry is one key/value pair of a Dictionary.
@@ -67,7 +73,10 @@ func (d *Dictionary) All() iter.Seq2[Value, Value] {
 
 // Get returns the value stored under key.
 func (d *Dictionary) Get(key Value) (Value, bool) {
-	if i := d.find(key); i >= 0 {
+	if d == nil {
+		return nil, false
+	}
+	if i, _ := d.find(key); i >= 0 {
 		return d.entries[i].Value, true
 	}
 	return nil, false
@@ -75,123 +84,72 @@ func (d *Dictionary) Get(key Value) (Value, bool) {
 
 // Set stores value under key: in place if the key exists, else at the end.
 func (d *Dictionary) Set(key, value Value) {
-	if i := d.find(key); i >= 0 {
+	i, h := d.find(key)
+	if i >= 0 {
 		d.entries[i].Value = value
 		return
 	}
 	d.entries = append(d.entries, Entry{key, value})
-	if d.index != nil && !d.stale {
-		if h, ok := hashOf(key); ok {
-			d.index[h] = len(d.entries) - 1
-		}
+	if d.index != nil {
+		d.link(h, len(d.entries)-1)
 	}
 }
 
 // Delete removes key and reports whether it was there.
 func (d *Dictionary) Delete(key Value) bool {
-	i := d.find(key)
+	if d == nil {
+		return false
+	}
+	i, _ := d.find(key)
 	if i < 0 {
 		return false
 	}
 	d.entries = append(d.entries[:i], d.entries[i+1:]...)
-	if d.index != nil {
-		d.stale = true
-	}
+	d.index = nil
 	return true
 }
 
-func (d *Dictionary) find(key Value) int {
-	if d == nil {
-		return -1
-	}
+// find returns the index of key's entry, or -1, and the key's hash when
+// the index is in use.
+func (d *Dictionary) find(key Value) (int, uint64) {
 	if len(d.entries) <= linearMax {
-		return d.scan(key, 0)
+		for i := range d.entries {
+			if sameKey(d.entries[i].Key, key) {
+				return i, 0
+			}
+		}
+		return -1, 0
 	}
-	h, ok := hashOf(key)
-	if !ok {
-		return d.scan(key, 0)
-	}
-	if d.index == nil || d.stale {
+	if d.index == nil {
 		d.rebuild()
 	}
-	if i, found := d.index[h]; found {
-		return i
-	}
-	return -1
-}
-
-func (d *Dictionary) scan(key Value, from int) int {
-	for i := from; i < len(d.entries); i++ {
+	h := hashKey(key)
+	for i, ok := d.index.first[h]; ok && i >= 0; i = d.index.next[i] {
 		if sameKey(d.entries[i].Key, key) {
-			return i
+			return int(i), h
 		}
 	}
-	return -1
+	return -1, h
 }
 
 func (d *Dictionary) rebuild() {
-	d.index = make(map[hashKey]int, len(d.entries))
+	d.index = &keyIndex{
+		first: make(map[uint64]int32, len(d.entries)),
+		next:  make([]int32, 0, cap(d.entries)),
+	}
 	for i, e := range d.entries {
-		if h, ok := hashOf(e.Key); ok {
-			d.index[h] = i
-		}
+		d.link(hashKey(e.Key), i)
 	}
-	d.stale = false
 }
 
-// hashKey is a comparable stand-in for the keys that have one.
-type hashKey struct {
-	t Type
-	s string
-	n [4]uint64
-}
-
-// keyFloat normalises a float for key comparison: -0 is 0, all NaNs are one.
-func keyFloat(f float64) uint64 {
-	switch {
-	case f == 0:
-		return 0
-	case f != f:
-		return 0x7ff8000000000001
+// link adds entry i, whose key hashes to h, to the index.
+func (d *Dictionary) link(h uint64, i int) {
+	next, ok := d.index.first[h]
+	if !ok {
+		next = -1
 	}
-	return math.Float64bits(f)
-}
-
-func hashOf(v Value) (hashKey, bool) {
-	switch v := v.(type) {
-	case nil:
-		return hashKey{t: TypeNil}, true
-	case Bool:
-		if v {
-			return hashKey{t: TypeBool, n: [4]uint64{1}}, true
-		}
-		return hashKey{t: TypeBool}, true
-	case Int:
-		return hashKey{t: TypeInt, n: [4]uint64{uint64(v)}}, true
-	case Float:
-		return hashKey{t: TypeFloat, n: [4]uint64{keyFloat(float64(v))}}, true
-	case String:
-		return hashKey{t: TypeString, s: string(v)}, true
-	case StringName:
-		return hashKey{t: TypeString, s: string(v)}, true
-	case Vector2:
-		return hashKey{t: TypeVector2, n: [4]uint64{keyFloat(v.X), keyFloat(v.Y)}}, true
-	case Vector2i:
-		return hashKey{t: TypeVector2i, n: [4]uint64{uint64(v.X), uint64(v.Y)}}, true
-	case Vector3:
-		return hashKey{t: TypeVector3, n: [4]uint64{keyFloat(v.X), keyFloat(v.Y), keyFloat(v.Z)}}, true
-	case Vector3i:
-		return hashKey{t: TypeVector3i, n: [4]uint64{uint64(v.X), uint64(v.Y), uint64(v.Z)}}, true
-	case Vector4:
-		return hashKey{t: TypeVector4, n: [4]uint64{keyFloat(v.X), keyFloat(v.Y), keyFloat(v.Z), keyFloat(v.W)}}, true
-	case Vector4i:
-		return hashKey{t: TypeVector4i, n: [4]uint64{uint64(v.X), uint64(v.Y), uint64(v.Z), uint64(v.W)}}, true
-	case RID:
-		return hashKey{t: TypeRID, n: [4]uint64{uint64(v)}}, true
-	case ObjectID:
-		return hashKey{t: TypeObject, n: [4]uint64{uint64(v)}}, true
-	}
-	return hashKey{}, false
+	d.index.next = append(d.index.next, next)
+	d.index.first[h] = int32(i)
 }
 
 // sameKey reports whether a and b are the same Dictionary key.

@@ -34,6 +34,9 @@ var (
 	ErrInvalidValue = &sentinel{"invalid value", nil}
 	// ErrTooLarge: the value exceeds a size or element limit.
 	ErrTooLarge = &sentinel{"too large", nil}
+	// ErrNonCanonical: in Strict mode, the data is something the engine
+	// accepts but never writes.
+	ErrNonCanonical = &sentinel{"not the engine's canonical encoding", nil}
 )
 
 type sentinel struct {

@@ -34,7 +34,8 @@ func addGoldenSeeds(f *testing.F) {
 
 // FuzzDecode checks, for both families: decoding never panics and never
 // reports more bytes than it was given; whatever decodes re-encodes, and
-// decoding that again gives an identical value.
+// decoding that again gives an identical value; what strict mode accepts
+// the engine-compatible mode accepts as the same value.
 func FuzzDecode(f *testing.F) {
 	for _, c := range exactCases {
 		f.Add(mustHex(f, c.hex))
@@ -52,8 +53,20 @@ func FuzzDecode(f *testing.F) {
 		{dmode(f, DecOptions{Family: Godot4, AllowObjects: true}), mode(f, EncOptions{Family: Godot4, Precision: Double, FullObjects: true})},
 		{dmode(f, DecOptions{Family: Godot3, AllowObjects: true}), mode(f, EncOptions{Family: Godot3, FullObjects: true})},
 	}
+	strict := []*DecMode{
+		dmode(f, DecOptions{Family: Godot4, AllowObjects: true, Strict: true}),
+		dmode(f, DecOptions{Family: Godot3, AllowObjects: true, Strict: true}),
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, m := range modes {
+		for i, m := range modes {
+			// What strict mode accepts, the engine-compatible mode accepts
+			// as the same value, and it is exactly what the engine writes.
+			if sv, _, err := strict[i].Decode(b); err == nil {
+				v, n, err := m.dec.Decode(b)
+				if err != nil || n != len(b) || !Equal(sv, v) {
+					t.Fatalf("strict accepted %#v, compatible mode gave %#v, %d, %v", sv, v, n, err)
+				}
+			}
 			v, n, err := m.dec.Decode(b)
 			if err != nil {
 				continue

@@ -27,6 +27,30 @@ type DecOptions struct {
 	// MaxDepth is the deepest nesting accepted; 0 means DefaultMaxDepth
 	// (1024, the engine's limit). At most 65536.
 	MaxDepth int
+	// MaxSize is the largest input accepted, in bytes; 0 means no limit
+	// beyond the input itself. Larger input fails with ErrTooLarge before
+	// anything is decoded.
+	MaxSize int
+	// MaxElements is the most elements a value may hold in all: Array
+	// elements, Dictionary entries, packed array elements, NodePath names
+	// and Object properties, counted through every level; 0 means no limit
+	// beyond what the input's size allows. More fails with ErrTooLarge
+	// before the container is allocated.
+	MaxElements int
+	// Strict also refuses what the engine only tolerates, so that only the
+	// exact bytes the engine itself writes get through (useful to detect
+	// producers that are not Godot): header bits the type does not define,
+	// an int or float written wider than needed, bool words other than 0
+	// and 1, non-zero or missing padding, a leading byte order mark or a NUL
+	// inside a string, PackedStringArray elements without their NUL, a
+	// negative PackedStringArray count, bit 31 of a container count, the
+	// obsolete NodePath property flag, repeated Dictionary keys, elements
+	// and keys that do not fit a typed container, a typed container of
+	// type Nil, an object sent as ID 0 or as a full null, a mix of single
+	// and double precision, and bytes after the value. Strictly accepted
+	// input re-encodes to the identical bytes (with the precision it used
+	// and, for objects, FullObjects).
+	Strict bool
 }
 
 // DecMode is an immutable, validated decoding configuration, safe for
@@ -50,6 +74,12 @@ func (o DecOptions) DecMode() (*DecMode, error) {
 	}
 	if o.MaxDepth < 0 || o.MaxDepth > maxDepthLimit {
 		return nil, fmt.Errorf("variant: DecOptions.MaxDepth %d is outside 1..%d", o.MaxDepth, maxDepthLimit)
+	}
+	if o.MaxSize < 0 {
+		return nil, fmt.Errorf("variant: DecOptions.MaxSize %d is negative", o.MaxSize)
+	}
+	if o.MaxElements < 0 {
+		return nil, fmt.Errorf("variant: DecOptions.MaxElements %d is negative", o.MaxElements)
 	}
 	return &DecMode{opts: o}, nil
 }
