@@ -13,7 +13,7 @@ import (
 	"github.com/gdvar/gdvar/variant"
 )
 
-const decodeUsage = `Usage: gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [FILE|-]
+const decodeUsage = `Usage: gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
 
 Reads one encoded Variant (what var_to_bytes, store_var and put_var write,
 without any length prefix) from FILE or standard input and prints it in the
@@ -29,6 +29,10 @@ Flags:
                     ERROR and the reason. Exit status 1 if any line failed.
   --allow-objects   accept full Objects (class and properties, as plain data;
                     nothing is instantiated), like bytes_to_var_with_objects
+  --strict          accept only the exact bytes the engine itself writes:
+                    refuse what it merely tolerates (trailing bytes, non-zero
+                    padding, header bits it does not define, a wider int or
+                    float than needed, …)
 
 Examples:
   gdvar decode testdata/sample/savegame.bin
@@ -48,6 +52,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	hexIn := fs.Bool("hex", false, "input is hex text")
 	lines := fs.Bool("lines", false, "one hex value per line")
 	allow := fs.Bool("allow-objects", false, "accept full objects")
+	strict := fs.Bool("strict", false, "accept only canonical encodings")
 	name, status, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		if status == 0 {
@@ -55,7 +60,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return status
 	}
-	dm, err := variant.DecOptions{Family: godot.family(), AllowObjects: *allow}.DecMode()
+	dm, err := variant.DecOptions{Family: godot.family(), AllowObjects: *allow, Strict: *strict}.DecMode()
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar decode:", err)
 		return 2

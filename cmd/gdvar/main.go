@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [FILE|-]
+//	gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
 //	gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [FILE|-]
 //
 // Run "gdvar CMD --help" for each command's details.
@@ -23,7 +23,7 @@ import (
 const usage = `gdvar: Godot Variant serialization (var_to_bytes / bytes_to_var) from the command line.
 
 Usage:
-  gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [FILE|-]
+  gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
   gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [FILE|-]
 
 Commands:

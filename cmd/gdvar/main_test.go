@@ -86,13 +86,24 @@ func TestFamiliesAndOptions(t *testing.T) {
 	if status != 0 || out != "15000000020000000100000002000000\n" {
 		t.Errorf("godot 3 PoolIntArray: %d %q", status, out)
 	}
+	// Strict decoding refuses trailing bytes the engine would ignore.
+	if status, out, _ := gdvar(t, "0200000001000000f", "decode", "--hex"); status != 1 || out != "" {
+		t.Errorf("odd hex digit: %d %q", status, out)
+	}
+	if status, out, _ := gdvar(t, "0200000001000000ffffffff", "decode", "--hex"); status != 0 || out != "1\n" {
+		t.Errorf("trailing bytes: %d %q", status, out)
+	}
+	status, _, stderr := gdvar(t, "0200000001000000ffffffff", "decode", "--hex", "--strict")
+	if status != 1 || !strings.Contains(stderr, "byte 8: not the engine's canonical encoding: 4 bytes after the value") {
+		t.Errorf("--strict: %d %q", status, stderr)
+	}
 	// Double precision.
 	status, out, _ = gdvar(t, "Vector2(1, 2)", "encode", "--double", "--hex")
 	if status != 0 || out != "05000100000000000000f03f0000000000000040\n" {
 		t.Errorf("--double: %d %q", status, out)
 	}
 	// A 4.2 peer cannot read typed arrays.
-	status, _, stderr := gdvar(t, "Array[int]([1])", "encode", "--godot", "4.2")
+	status, _, stderr = gdvar(t, "Array[int]([1])", "encode", "--godot", "4.2")
 	if status != 1 || !strings.Contains(stderr, "before Godot 4.3") {
 		t.Errorf("--godot 4.2: %d %q", status, stderr)
 	}
