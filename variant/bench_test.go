@@ -59,5 +59,17 @@ func benchDecode(b *testing.B, v Value) {
 
 func BenchmarkEncodePackedFloat32Array1M(b *testing.B) { benchEncode(b, packedFloats()) }
 func BenchmarkDecodePackedFloat32Array1M(b *testing.B) { benchDecode(b, packedFloats()) }
-func BenchmarkEncodePlayers100k(b *testing.B)          { benchEncode(b, players()) }
-func BenchmarkDecodePlayers100k(b *testing.B)          { benchDecode(b, players()) }
+func BenchmarkDecodePackedFloat32Array1MZeroCopy(b *testing.B) {
+	buf, _ := Encode(packedFloats())
+	m, _ := DecOptions{ZeroCopy: true}.DecMode()
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := m.Decode(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkEncodePlayers100k(b *testing.B) { benchEncode(b, players()) }
+func BenchmarkDecodePlayers100k(b *testing.B) { benchDecode(b, players()) }

@@ -541,3 +541,25 @@ func TestOptionsValidation(t *testing.T) {
 		t.Errorf("defaults: %+v", o)
 	}
 }
+
+func TestZeroCopy(t *testing.T) {
+	in := NewArray(PackedByteArray{1, 2, 3}, PackedInt32Array{1, -2}, PackedFloat32Array{0.5}, String("héllo"),
+		PackedInt64Array{1 << 40}, PackedFloat64Array{0.1}, PackedByteArray{})
+	b, _ := Encode(in)
+	m := dmode(t, DecOptions{ZeroCopy: true})
+	v, _, err := m.Decode(b)
+	if err != nil || !Equal(v, in) {
+		t.Fatalf("%#v %v", v, err)
+	}
+	// The byte array shares the input's memory; the copying decoder's does not.
+	b[16] = 9
+	if got := v.(*Array).Values[0].(PackedByteArray)[0]; got != 9 {
+		t.Errorf("ZeroCopy PackedByteArray does not alias the input: %d", got)
+	}
+	b[16] = 1
+	v2, _, _ := Decode(b)
+	b[16] = 9
+	if got := v2.(*Array).Values[0].(PackedByteArray)[0]; got != 1 {
+		t.Errorf("copying decode aliases the input")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gdvar/gdvar/wire"
 )
@@ -32,7 +33,7 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 			Err: ErrTooLarge, Detail: "input of " + strconv.Itoa(len(b)) + " bytes exceeds MaxSize " + strconv.Itoa(o.MaxSize)}
 	}
 	d := decoder{b: b, fam: o.Family, allowObjects: o.AllowObjects, maxDepth: o.MaxDepth,
-		maxElements: int64(o.MaxElements), strict: o.Strict}
+		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, err
@@ -107,6 +108,7 @@ type decoder struct {
 	maxElements  int64
 	elements     int64 // counted so far, for MaxElements
 	strict       bool
+	zeroCopy     bool
 	sawWide      bool             // a double-precision math value was read
 	interned     map[string]Value // Dictionary key strings, by their raw bytes
 }
@@ -298,41 +300,35 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		v := make(PackedByteArray, n)
-		copy(v, d.b[p+4:])
-		return v, p + 4 + n + wire.Pad4(n), nil
+		raw := d.b[p+4 : p+4+n : p+4+n]
+		if !d.zeroCopy || n == 0 {
+			raw = append([]byte{}, raw...)
+		}
+		return PackedByteArray(raw), p + 4 + n + wire.Pad4(n), nil
 	case TypePackedInt32Array:
 		n, err := d.count(off, p, t, 4)
 		if err != nil {
 			return nil, 0, err
 		}
-		v := make(PackedInt32Array, n)
-		wire.Int32s(v, d.b[p+4:])
-		return v, p + 4 + 4*n, nil
+		return PackedInt32Array(numbers[int32](d, p+4, n)), p + 4 + 4*n, nil
 	case TypePackedInt64Array:
 		n, err := d.count(off, p, t, 8)
 		if err != nil {
 			return nil, 0, err
 		}
-		v := make(PackedInt64Array, n)
-		wire.Int64s(v, d.b[p+4:])
-		return v, p + 4 + 8*n, nil
+		return PackedInt64Array(numbers[int64](d, p+4, n)), p + 4 + 8*n, nil
 	case TypePackedFloat32Array:
 		n, err := d.count(off, p, t, 4)
 		if err != nil {
 			return nil, 0, err
 		}
-		v := make(PackedFloat32Array, n)
-		wire.Float32s(v, d.b[p+4:])
-		return v, p + 4 + 4*n, nil
+		return PackedFloat32Array(numbers[float32](d, p+4, n)), p + 4 + 4*n, nil
 	case TypePackedFloat64Array:
 		n, err := d.count(off, p, t, 8)
 		if err != nil {
 			return nil, 0, err
 		}
-		v := make(PackedFloat64Array, n)
-		wire.Float64s(v, d.b[p+4:])
-		return v, p + 4 + 8*n, nil
+		return PackedFloat64Array(numbers[float64](d, p+4, n)), p + 4 + 8*n, nil
 	case TypePackedStringArray:
 		return d.packedStrings(off, p)
 	case TypePackedVector2Array, TypePackedVector3Array, TypePackedVector4Array:
@@ -387,6 +383,17 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		return v, p + 4 + 16*n, nil
 	}
 	return nil, 0, d.fail(off, t, ErrInvalidType, ErrCodeInvalidData, "")
+}
+
+// numbers returns the n packed numbers at p: a copy, or with ZeroCopy a
+// view of the input when its alignment allows.
+func numbers[T wire.Number](d *decoder, p, n int) []T {
+	if d.zeroCopy {
+		if v, ok := wire.Alias[T](d.b[p:], n); ok {
+			return v
+		}
+	}
+	return wire.Copy[T](d.b[p:], n)
 }
 
 // mathValue builds a fixed-size math value from its components in wire order.
@@ -491,6 +498,9 @@ func (d *decoder) text(raw []byte) (string, bool) {
 	}
 	if !utf8.Valid(raw) {
 		return "", false
+	}
+	if d.zeroCopy && len(raw) > 0 {
+		return unsafe.String(unsafe.SliceData(raw), len(raw)), true
 	}
 	return string(raw), true
 }

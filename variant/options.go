@@ -51,6 +51,12 @@ type DecOptions struct {
 	// input re-encodes to the identical bytes (with the precision it used
 	// and, for objects, FullObjects).
 	Strict bool
+	// ZeroCopy makes decoded values share the input's memory instead of
+	// copying it: PackedByteArray and the packed numeric arrays (when the
+	// input's alignment allows) and strings that are valid as they stand.
+	// Decoding large packed arrays then costs almost nothing, but the input
+	// must stay unmodified for as long as the values are in use.
+	ZeroCopy bool
 }
 
 // DecMode is an immutable, validated decoding configuration, safe for

@@ -112,3 +112,60 @@ func Float64s(dst []float64, src []byte) {
 		dst[i] = math.Float64frombits(binary.LittleEndian.Uint64(src[8*i:]))
 	}
 }
+
+// Number is a fixed-size number type of a packed array.
+type Number interface {
+	int32 | int64 | float32 | float64
+}
+
+// Copy returns the n little-endian numbers at the start of src (which
+// holds at least n of them) as a new slice. On little-endian machines it
+// costs one allocation and one memory copy, without clearing the memory
+// first.
+func Copy[T Number](src []byte, n int) []T {
+	size := int(unsafe.Sizeof(T(0)))
+	if n == 0 {
+		return []T{}
+	}
+	if nativeLittle {
+		b := append([]byte(nil), src[:n*size]...)
+		if s, ok := view[T](b, n); ok {
+			return s
+		}
+	}
+	dst := make([]T, n)
+	fill(dst, src)
+	return dst
+}
+
+// Alias returns the n little-endian numbers at the start of src as a slice
+// that shares src's memory, and false when this machine's byte order or
+// src's alignment does not allow it.
+func Alias[T Number](src []byte, n int) ([]T, bool) {
+	if !nativeLittle || n == 0 {
+		return nil, false
+	}
+	return view[T](src[:n*int(unsafe.Sizeof(T(0)))], n)
+}
+
+// view reinterprets b as n numbers when b is suitably aligned.
+func view[T Number](b []byte, n int) ([]T, bool) {
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if uintptr(p)%unsafe.Alignof(T(0)) != 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*T)(p), n), true
+}
+
+func fill[T Number](dst []T, src []byte) {
+	switch d := any(dst).(type) {
+	case []int32:
+		Int32s(d, src)
+	case []int64:
+		Int64s(d, src)
+	case []float32:
+		Float32s(d, src)
+	case []float64:
+		Float64s(d, src)
+	}
+}

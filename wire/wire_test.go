@@ -88,3 +88,37 @@ func TestBulk(t *testing.T) {
 		t.Error("empty append allocated")
 	}
 }
+
+func TestCopyAndAlias(t *testing.T) {
+	src := AppendFloat32s(nil, []float32{1, 2.5, -3})
+	c := Copy[float32](src, 3)
+	if len(c) != 3 || c[1] != 2.5 || c[2] != -3 {
+		t.Fatalf("Copy: %v", c)
+	}
+	src[0] = 0xff // the copy does not share memory
+	if c[0] != 1 {
+		t.Error("Copy shares memory with its source")
+	}
+	if e := Copy[int64](nil, 0); e == nil || len(e) != 0 {
+		t.Errorf("empty Copy: %#v", e)
+	}
+	buf := make([]byte, 20)
+	copy(buf[4:], AppendInt32s(nil, []int32{7, 8, 9, 10}))
+	a, ok := Alias[int32](buf[4:], 4)
+	if ok {
+		if a[0] != 7 || a[3] != 10 {
+			t.Errorf("Alias: %v", a)
+		}
+		buf[4] = 1
+		if a[0] != 1 {
+			t.Error("Alias does not share memory")
+		}
+	}
+	// Misaligned source: Alias declines, Copy still works.
+	if _, ok := Alias[int64](buf[4:], 2); ok {
+		t.Error("Alias accepted a misaligned int64 source")
+	}
+	if c := Copy[int64](buf[4:], 2); len(c) != 2 {
+		t.Errorf("Copy of misaligned source: %v", c)
+	}
+}
