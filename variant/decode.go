@@ -575,25 +575,28 @@ func (d *decoder) nodePath(off, p int) (Value, int, error) {
 	if rem < 12 {
 		return nil, 0, d.short(off, t, 12, rem)
 	}
-	names := int64(first &^ wire.NodePathNewFormat)
-	subs := int64(wire.U32(d.b[p+4:]))
+	names := first &^ wire.NodePathNewFormat
+	subs := wire.U32(d.b[p+4:])
 	flags := wire.U32(d.b[p+8:])
+	// The engine adds the counts as uint32 and reads that many strings,
+	// names first; the obsolete property flag adds one subname.
+	total := names + subs
 	if flags&wire.NodePathProperty != 0 {
-		subs++
+		total++
 	}
 	q := p + 12
-	if err := d.take(off, t, names+subs); err != nil {
+	if err := d.take(off, t, int64(total)); err != nil {
 		return nil, 0, err
 	}
-	limit := int64(max(d.rem(q), 0) / 4) // each name takes at least 4 bytes
+	limit := uint32(max(d.rem(q), 0) / 4) // each name takes at least 4 bytes
 	var np NodePath
-	if names > 0 {
-		np.Names = make([]string, 0, min(names, limit))
+	if n := min(names, total); n > 0 {
+		np.Names = make([]string, 0, min(n, limit))
 	}
-	if subs > 0 {
-		np.Subnames = make([]string, 0, min(subs, limit))
+	if total > names {
+		np.Subnames = make([]string, 0, min(total-names, limit))
 	}
-	for i := int64(0); i < names+subs; i++ {
+	for i := uint32(0); i < total; i++ {
 		s, next, err := d.str(q, t)
 		if err != nil {
 			return nil, 0, err
@@ -606,8 +609,8 @@ func (d *decoder) nodePath(off, p int) (Value, int, error) {
 		q = next
 	}
 	np.Absolute = flags&wire.NodePathAbsolute != 0
-	if d.fam == Godot3 && names == 0 {
-		np.Absolute = false // Godot 3 drops the flag of a path without names
+	if d.fam == Godot3 && len(np.Names) == 0 && len(np.Subnames) == 0 {
+		np.Absolute = false // Godot 3 drops the flag of an empty path
 	}
 	return np, q, nil
 }
@@ -725,6 +728,9 @@ func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType,
 					"script path "+strconv.Quote(name)+" is not a res:// path")
 			}
 			return ContainerType{Kind: Script, Builtin: TypeObject, Name: name}, next, nil
+		}
+		if name == "" && d.allowObjects {
+			return Typed(TypeObject), next, nil // no class: any Object
 		}
 		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: name}, next, nil
 	}
@@ -951,8 +957,140 @@ func conform(v Value, ct ContainerType) (Value, bool) {
 		if a := packedToArray(v); a != nil {
 			return a, true
 		}
+	case TypeRID:
+		if have == TypeObject {
+			return RID(0), true // an object's RID is not on the wire
+		}
+	case TypePackedByteArray, TypePackedInt32Array, TypePackedInt64Array, TypePackedFloat32Array,
+		TypePackedFloat64Array, TypePackedStringArray, TypePackedVector2Array, TypePackedVector3Array,
+		TypePackedColorArray, TypePackedVector4Array:
+		if a, ok := v.(*Array); ok {
+			return arrayToPacked(a, want), true
+		}
 	}
 	return nil, false
+}
+
+// arrayToPacked converts an Array to a packed array as the engine does:
+// element by element, an element that does not convert giving the zero
+// value.
+func arrayToPacked(a *Array, want Type) Value {
+	n := a.Len()
+	num := func(v Value) (int64, float64) {
+		switch x := v.(type) {
+		case Int:
+			return int64(x), float64(x)
+		case Float:
+			return floatToInt(float64(x)), float64(x)
+		case Bool:
+			return boolInt(bool(x)), float64(boolInt(bool(x)))
+		}
+		return 0, 0
+	}
+	conv := func(v Value, t Type) Value {
+		if c, ok := conform(v, Typed(t)); ok && c != nil {
+			return c
+		}
+		return nil
+	}
+	switch want {
+	case TypePackedByteArray:
+		out := make(PackedByteArray, n)
+		for i, v := range a.Values {
+			x, _ := num(v)
+			out[i] = byte(x)
+		}
+		return out
+	case TypePackedInt32Array:
+		out := make(PackedInt32Array, n)
+		for i, v := range a.Values {
+			x, _ := num(v)
+			out[i] = int32(x)
+		}
+		return out
+	case TypePackedInt64Array:
+		out := make(PackedInt64Array, n)
+		for i, v := range a.Values {
+			out[i], _ = num(v)
+		}
+		return out
+	case TypePackedFloat32Array:
+		out := make(PackedFloat32Array, n)
+		for i, v := range a.Values {
+			_, f := num(v)
+			out[i] = float32(f)
+		}
+		return out
+	case TypePackedFloat64Array:
+		out := make(PackedFloat64Array, n)
+		for i, v := range a.Values {
+			_, out[i] = num(v)
+		}
+		return out
+	case TypePackedStringArray:
+		out := make(PackedStringArray, n)
+		for i, v := range a.Values {
+			out[i] = stringify(v)
+		}
+		return out
+	case TypePackedVector2Array:
+		out := make(PackedVector2Array, n)
+		for i, v := range a.Values {
+			out[i], _ = conv(v, TypeVector2).(Vector2)
+		}
+		return out
+	case TypePackedVector3Array:
+		out := make(PackedVector3Array, n)
+		for i, v := range a.Values {
+			out[i], _ = conv(v, TypeVector3).(Vector3)
+		}
+		return out
+	case TypePackedColorArray:
+		out := make(PackedColorArray, n)
+		for i, v := range a.Values {
+			out[i], _ = conv(v, TypeColor).(Color)
+		}
+		return out
+	default: // TypePackedVector4Array
+		out := make(PackedVector4Array, n)
+		for i, v := range a.Values {
+			out[i], _ = conv(v, TypeVector4).(Vector4)
+		}
+		return out
+	}
+}
+
+// stringify is the engine's String(Variant) for the scalar types; other
+// types give "".
+func stringify(v Value) string {
+	switch x := v.(type) {
+	case Int:
+		return strconv.FormatInt(int64(x), 10)
+	case Bool:
+		return strconv.FormatBool(bool(x))
+	case Float:
+		f := float64(x)
+		switch {
+		case math.IsInf(f, 1):
+			return "inf"
+		case math.IsInf(f, -1):
+			return "-inf"
+		case f != f:
+			return "nan"
+		}
+		s := strconv.FormatFloat(f, 'g', -1, 64)
+		if !strings.ContainsAny(s, ".e") {
+			s += ".0"
+		}
+		return s
+	case String:
+		return string(x)
+	case StringName:
+		return string(x)
+	case NodePath:
+		return x.String()
+	}
+	return ""
 }
 
 func boolInt(b bool) int64 {

@@ -62,7 +62,7 @@ func TestStrictRefusesTolerances(t *testing.T) {
 		{"typed array of Nil", Godot4, "1c000100 00000000 00000000", 2},
 		{"object ID 0", Godot4, "18000100 00000000 00000000", 0},
 		{"mixed precision", Godot4, "1c000000 02000000 05000100 00000000 0000f03f 00000000 0000f03f 05000000 0000803f 0000803f", 30},
-		{"godot3 NodePath absolute without names", Godot3, "0f000000 00000080 01000000 01000000 01000000 62000000", 12},
+		{"godot3 empty NodePath absolute", Godot3, "0f000000 00000080 00000000 01000000", 12},
 		{"godot3 overlong", Godot3, "04000000 03000000 e080af00", 4},
 	}
 	for _, c := range cases {

@@ -13,7 +13,7 @@ Subcommands (FAMILY is 3 or 4):
       fixture file (keys: expr, objects, hex, type, text, reencoded[, used]).
 
   golden.py cases-in CASES.tsv
-      CASES.tsv is gen_decode_cases.py output ("name<TAB>obj|raw<TAB>hex").
+      CASES.tsv is gen_decode_cases.py output ("name<TAB>obj|raw<TAB>hex<TAB>group").
       Prints the decoder input for the dump script.
 
   golden.py cases FAMILY CASES.tsv DUMP.out [DUMP.err] > godotN-decode.jsonl
@@ -284,14 +284,37 @@ def read_encoded(path):
 
 def squeeze(messages):
     """Collapses runs of identical messages (deep nesting repeats one message
-    per level) into "message (xN)"."""
+    per level) into "message (xN)", and runs of a repeated pair or triple of
+    messages (nesting that alternates between container types) into
+    "(first | second) (xN)"."""
     out = []
     for m in messages:
         if out and out[-1][0] == m:
             out[-1][1] += 1
         else:
             out.append([m, 1])
-    return [m if n == 1 else "%s (x%d)" % (m, n) for m, n in out]
+    runs = [m if n == 1 else "%s (x%d)" % (m, n) for m, n in out]
+    res = []
+    i = 0
+    while i < len(runs):
+        best = None
+        for k in (2, 3):
+            block = runs[i:i + k]
+            if len(block) < k:
+                break
+            n = 1
+            while runs[i + n * k:i + (n + 1) * k] == block:
+                n += 1
+            if n >= 3 and (best is None or n * k > best[0] * best[1]):
+                best = (n, k)
+        if best:
+            n, k = best
+            res.append("(%s) (x%d)" % (" | ".join(runs[i:i + k]), n))
+            i += n * k
+        else:
+            res.append(runs[i])
+            i += 1
+    return res
 
 
 def read_cases(path):
@@ -301,8 +324,10 @@ def read_cases(path):
             line = line.rstrip("\n")
             if not line or line.startswith("#"):
                 continue
-            name, mode, hexstr = line.split("\t")
-            rows.append((name, mode == "obj", hexstr))
+            fields = line.split("\t")
+            name, mode, hexstr = fields[:3]
+            group = fields[3] if len(fields) > 3 else ""
+            rows.append((name, mode == "obj", hexstr, group))
     return rows
 
 
@@ -418,7 +443,7 @@ def main_fixture(family, enc_path, dump_path, err_path):
 
 
 def cases_in(cases_path):
-    for name, objects, hexstr in read_cases(cases_path):
+    for name, objects, hexstr, group in read_cases(cases_path):
         print(("obj:" if objects else "hex:") + hexstr)
 
 
@@ -427,8 +452,11 @@ def cases_fixture(family, cases_path, dump_path, err_path):
     dumps = read_dump(dump_path, err_path, family)
     if len(rows) != len(dumps):
         raise SystemExit("golden.py: %d cases but %d verdicts" % (len(rows), len(dumps)))
-    for (name, objects, hexstr), d in zip(rows, dumps):
-        rec = {"name": name, "hex": hexstr, "objects": objects, "ok": d["ok"]}
+    for (name, objects, hexstr, group), d in zip(rows, dumps):
+        rec = {"name": name}
+        if group:
+            rec["group"] = group
+        rec.update({"hex": hexstr, "objects": objects, "ok": d["ok"]})
         if d["ok"]:
             rec["type"] = d["type"]
             rec["text"] = d["text"]
