@@ -49,11 +49,12 @@ func appendReal(dst []byte, f float64, k realKind, scalar, g3 bool) []byte {
 		}
 		return append(dst, "inf"...)
 	case math.IsInf(f, -1):
-		// Godot 3's str2var reads "-inf" as the int 0.
+		// Godot 3's str2var reads "-inf" as the int 0. Every Godot 4 reads
+		// inf_neg, which var_to_str writes; "-inf" only the newer ones.
 		if g3 {
 			return append(dst, "-1e999"...)
 		}
-		return append(dst, "-inf"...)
+		return append(dst, "inf_neg"...)
 	case f == 0:
 		if math.Signbit(f) {
 			return append(dst, "-0.0"...)
@@ -71,10 +72,7 @@ func appendReal(dst []byte, f float64, k realKind, scalar, g3 bool) []byte {
 	if engineReads(best, f, k) {
 		return append(dst, best...)
 	}
-	if alt := searchReal(f, k, scalar, neg); alt != nil {
-		return append(dst, alt...)
-	}
-	return append(dst, best...)
+	return append(dst, searchReal(f, k, scalar, neg)...)
 }
 
 // preferFixed reports whether a number whose first digit has decimal
@@ -84,7 +82,8 @@ func preferFixed(exp int) bool { return exp >= -4 && exp < 15 }
 // shortestDigits returns the shortest decimal digits of |f| that read back
 // as f at the given bit size, and the decimal exponent of the first digit.
 func shortestDigits(dst []byte, f float64, bits int) ([]byte, int) {
-	return splitE(dst, strconv.AppendFloat(nil, math.Abs(f), 'e', -1, bits))
+	var tmp [32]byte
+	return splitE(dst, strconv.AppendFloat(tmp[:0], math.Abs(f), 'e', -1, bits))
 }
 
 // splitE splits strconv's 'e' form "d.ddde±xx" into digits and exponent.
@@ -95,7 +94,18 @@ func splitE(dst, e []byte) ([]byte, int) {
 			dst = append(dst, e[i])
 		}
 	}
-	exp, _ := strconv.Atoi(string(e[i+1:]))
+	exp, neg := 0, false
+	for _, c := range e[i+1:] {
+		switch {
+		case c == '-':
+			neg = true
+		case c >= '0' && c <= '9':
+			exp = exp*10 + int(c-'0')
+		}
+	}
+	if neg {
+		exp = -exp
+	}
 	return dst, exp
 }
 
@@ -146,31 +156,105 @@ func layout(dst []byte, neg bool, d []byte, exp int, fixed, scalar bool) []byte 
 	return append(dst, d[exp+1:]...)
 }
 
-// searchReal looks for a text near f, of up to 17 significant digits, that
-// both our parser and the engine's read back as f. It returns nil if there
-// is none.
+// searchReal looks for a text near f that both our parser and the engine's
+// read back as f. It tries n significant digits for n from the shortest
+// count up to 18 (the most the engine keeps): the n-digit rounding of f and
+// its neighbours in the last digit and, from 16 digits on, mantissas that
+// are themselves doubles, which the engine builds exactly and then scales
+// with a single rounding. If no text is exact for the engine it returns,
+// among those our parser reads exactly, the one the engine misreads least.
 func searchReal(f float64, k realKind, scalar, neg bool) []byte {
 	bits := k.modelBits()
-	first := len(strconv.FormatFloat(math.Abs(f), 'e', -1, bits)) - 4
-	var buf, d, text []byte
-	for n := max(first, 1); n <= 17; n++ {
-		buf = strconv.AppendFloat(buf[:0], math.Abs(f), 'e', n-1, bits)
-		var exp int
-		d, exp = splitE(d[:0], buf)
-		for _, delta := range [...]int{0, -1, 1, -2, 2, -3, 3} {
-			c, cexp, ok := bump(d, exp, delta)
-			if !ok {
-				continue
-			}
-			for _, fixed := range [2]bool{preferFixed(cexp), !preferFixed(cexp)} {
-				text = layout(text[:0], neg, c, cexp, fixed, scalar)
-				if ourReads(text, f, bits) && engineReads(text, f, k) {
+	abs := math.Abs(f)
+	var buf, d, text, closest []byte
+	d, _ = shortestDigits(d, f, bits)
+	first := len(d)
+	bestDist := uint64(math.MaxUint64)
+	var padded []byte
+	// try tries the digits c, then c with trailing zeros up to 18 digits
+	// (the engine splits those into a different mantissa and power of
+	// ten), in the engine's preferred notation and, where both are
+	// sensible, in the other one.
+	try := func(c []byte, exp int) []byte {
+		padded = append(padded[:0], c...)
+		for ; len(padded) <= 18; padded = append(padded, '0') {
+			for _, fixed := range [2]bool{preferFixed(exp), !preferFixed(exp)} {
+				if fixed && !preferFixed(exp) {
+					// Fixed notation outside that range only adds
+					// digits that are zeros.
+					continue
+				}
+				text = layout(text[:0], neg, padded, exp, fixed, scalar)
+				if !ourReads(text, f, bits) {
+					continue
+				}
+				dist := engineDistance(text, f, k)
+				if dist == 0 {
 					return append([]byte(nil), text...)
+				}
+				if dist < bestDist {
+					bestDist = dist
+					closest = append(closest[:0], text...)
 				}
 			}
 		}
+		return nil
 	}
-	return nil
+	for n := max(first, 1); n <= 18; n++ {
+		buf = strconv.AppendFloat(buf[:0], abs, 'e', n-1, 64)
+		var exp int
+		d, exp = splitE(d[:0], buf)
+		for _, delta := range [...]int{0, -1, 1, -2, 2, -3, 3} {
+			if c, cexp, ok := bump(d, exp, delta); ok {
+				if t := try(c, cexp); t != nil {
+					return t
+				}
+			}
+		}
+		if n < 16 {
+			continue
+		}
+		m, err := strconv.ParseFloat(string(d), 64)
+		if err != nil {
+			continue
+		}
+		lo, hi := m, m
+		for range 4 {
+			for _, c := range [2]float64{lo, hi} {
+				ds := strconv.AppendFloat(buf[:0], c, 'f', 0, 64)
+				if len(ds) == n {
+					if t := try(ds, exp); t != nil {
+						return t
+					}
+				}
+			}
+			lo, hi = math.Nextafter(lo, 0), math.Nextafter(hi, math.Inf(1))
+		}
+	}
+	return closest
+}
+
+// engineDistance is how many units in the last place the engine's reading
+// of text is from f, in the precision the engine stores.
+func engineDistance(text []byte, f float64, k realKind) uint64 {
+	g := engineNumber(text)
+	if k == realDouble {
+		return ulpDiff(math.Float64bits(g), math.Float64bits(f))
+	}
+	return ulpDiff(uint64(math.Float32bits(float32(g))), uint64(math.Float32bits(float32(f))))
+}
+
+// ulpDiff is the distance between two floats of the same sign given by
+// their bits; floats of different signs are as far apart as can be.
+func ulpDiff(a, b uint64) uint64 {
+	if (a^b)>>63 != 0 && a<<1 != 0 && b<<1 != 0 {
+		return math.MaxUint64
+	}
+	a, b = a&^(1<<63), b&^(1<<63)
+	if a > b {
+		return a - b
+	}
+	return b - a
 }
 
 // bump adds delta units in the last place to the digit string d (exponent
@@ -223,11 +307,7 @@ func ourReads(text []byte, f float64, bits int) bool {
 // engineReads reports whether the engine, reading text where it expects a
 // number of kind k, stores exactly what a correct reading of f stores.
 func engineReads(text []byte, f float64, k realKind) bool {
-	g := engineNumber(text)
-	if k == realDouble {
-		return math.Float64bits(g) == math.Float64bits(f)
-	}
-	return math.Float32bits(float32(g)) == math.Float32bits(float32(f))
+	return engineDistance(text, f, k) == 0
 }
 
 // engineNumber is the number the engine's tokenizer makes of text: an int
@@ -241,9 +321,17 @@ func engineNumber(text []byte) float64 {
 		}
 	}
 	if !isFloat {
-		n, err := strconv.ParseInt(string(text), 10, 64)
-		if err != nil {
-			return math.NaN()
+		// Our integer texts are below 1e15: no overflow to care about.
+		n, neg := int64(0), false
+		for _, c := range text {
+			if c == '-' {
+				neg = true
+			} else {
+				n = n*10 + int64(c-'0')
+			}
+		}
+		if neg {
+			n = -n
 		}
 		return float64(n)
 	}

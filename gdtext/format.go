@@ -3,6 +3,7 @@ package gdtext
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/variant"
@@ -34,21 +35,31 @@ func Append(dst []byte, v variant.Value, o Options) ([]byte, error) {
 
 // formatError is a value that cannot be written, and where it sits.
 type formatError struct {
-	path string
+	segs []string // path segments, innermost first
 	msg  string
 }
 
 func (e *formatError) Error() string {
-	if e.path == "" {
+	if len(e.segs) == 0 {
 		return "gdtext: " + e.msg
 	}
-	return "gdtext: " + e.msg + " (at " + e.path + ")"
+	var sb strings.Builder
+	if len(e.segs) > maxPathSegs {
+		sb.WriteString("…")
+	}
+	for i := min(len(e.segs), maxPathSegs) - 1; i >= 0; i-- {
+		sb.WriteString(e.segs[i])
+	}
+	return "gdtext: " + e.msg + " (at " + sb.String() + ")"
 }
 
-// inside prefixes the path of a formatError with seg.
+// maxPathSegs is how much of a path an error shows.
+const maxPathSegs = 64
+
+// inside adds seg in front of the path of a formatError.
 func inside(err error, seg string) error {
-	if fe, ok := err.(*formatError); ok {
-		fe.path = seg + fe.path
+	if fe, ok := err.(*formatError); ok && len(fe.segs) <= maxPathSegs {
+		fe.segs = append(fe.segs, seg)
 	}
 	return err
 }
@@ -166,7 +177,7 @@ func (w *writer) value(v variant.Value, depth int) error {
 	case variant.ObjectID:
 		w.str("Object(EncodedObjectAsID,\"object_id\":")
 		w.buf = strconv.AppendInt(w.buf, int64(v), 10)
-		w.str(")")
+		w.str(",\"script\":null)")
 	case *variant.Object:
 		return w.object(v, depth)
 	case variant.Callable:

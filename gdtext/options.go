@@ -12,7 +12,8 @@ import (
 const DefaultMaxDepth = 1024
 
 // maxFormatDepth bounds how deeply Format follows nested containers, so that
-// a value that contains itself fails instead of recursing forever.
+// a value that contains itself fails instead of recursing forever. It is
+// also the largest ParseOptions.MaxDepth.
 const maxFormatDepth = 1 << 16
 
 // Options configures Format and Append. The zero value writes Godot 4 text
@@ -35,7 +36,7 @@ type ParseOptions struct {
 	Family variant.Family
 	// MaxDepth is the deepest nesting accepted: the top-level value is at
 	// depth 1 and the elements, keys, values and properties of a container
-	// at depth d are at d+1. 0 means DefaultMaxDepth.
+	// at depth d are at d+1. 0 means DefaultMaxDepth; at most 65536.
 	MaxDepth int
 }
 

@@ -19,8 +19,8 @@ func Parse(text string, o ParseOptions) (variant.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.MaxDepth < 0 {
-		return nil, errors.New("gdtext: ParseOptions.MaxDepth is negative")
+	if o.MaxDepth < 0 || o.MaxDepth > maxFormatDepth {
+		return nil, errors.New("gdtext: ParseOptions.MaxDepth is outside 0..65536")
 	}
 	p := parser{src: text, g3: f == variant.Godot3, maxDepth: o.MaxDepth}
 	if p.maxDepth == 0 {
@@ -186,8 +186,13 @@ func (p *parser) lex() (token, error) {
 		str, err := p.lexString(start)
 		return token{kind: tStringName, pos: start, text: str}, err
 	case c == '-' && p.pos+1 < len(s) && isLetter(s[p.pos+1]):
+		// Only -inf: an identifier cannot start with '-' otherwise.
 		p.pos++
-		return p.lexIdent(start), nil
+		t := p.lexIdent(start)
+		if t.text != "-inf" {
+			return token{}, p.errAt(start, "unknown identifier "+t.text)
+		}
+		return t, nil
 	case c == '-' || isDigit(c):
 		return p.lexNumber(start)
 	case isLetter(c):
@@ -261,6 +266,12 @@ func (p *parser) lexNumber(start int) (token, error) {
 // keep it as an invalid character.
 func (p *parser) lexString(start int) (string, error) {
 	s := p.src
+	// Fast path: no escapes.
+	if i := strings.IndexAny(s[p.pos:], "\"\\\x00"); i >= 0 && s[p.pos+i] == '"' && utf8.ValidString(s[p.pos:p.pos+i]) {
+		str := s[p.pos : p.pos+i]
+		p.pos += i + 1
+		return str, nil
+	}
 	var sb strings.Builder
 	var lead rune // pending high surrogate (Godot 4)
 	leadPos := 0
@@ -316,10 +327,11 @@ func (p *parser) lexString(start int) (string, error) {
 				}
 				n = 6
 			}
-			if p.pos+n >= len(s) {
-				return "", p.errAt(escPos, "unterminated string")
-			}
-			for _, h := range []byte(s[p.pos+1 : p.pos+1+n]) {
+			for j := 1; j <= n; j++ {
+				if p.pos+j >= len(s) {
+					return "", p.errAt(start, "unterminated string")
+				}
+				h := s[p.pos+j]
 				var v byte
 				switch {
 				case isDigit(h):
@@ -1223,7 +1235,7 @@ func (p *parser) elemType() (variant.ContainerType, error) {
 				return variant.ContainerType{}, err
 			}
 			for _, s := range paths {
-				if !strings.HasPrefix(s, "uid://") {
+				if s != "" && !strings.HasPrefix(s, "uid://") {
 					return variant.ContainerType{Kind: variant.Script, Builtin: variant.TypeObject, Name: s}, nil
 				}
 			}

@@ -242,7 +242,7 @@ const (
 // type of a typed Dictionary. The zero value is untyped.
 type ContainerType struct {
 	Kind    ContainerKind
-	Builtin Type   // for Builtin
+	Builtin Type   // the element type; TypeObject for ClassName and Script
 	Name    string // class name for ClassName, res:// path for Script
 }
 

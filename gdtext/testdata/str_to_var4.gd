@@ -9,7 +9,9 @@
 #
 #     TYPE<TAB>HEX<TAB>TEXT     typeof(value), var_to_bytes(value) as hex,
 #                               var_to_str(value) with line breaks as spaces
-#     ERROR<TAB>messages        the engine logged errors while parsing
+#     ERROR<TAB>messages        the engine logged errors while parsing, or
+#                               str_to_var returned null for a text that is
+#                               not "null" (it reports syntax errors so)
 extends SceneTree
 
 
@@ -41,6 +43,8 @@ func check(line: String) -> String:
 		var msg := " | ".join(errors.messages)
 		errors.messages.clear()
 		return "ERROR\t" + msg.replace("\n", " ").replace("\t", " ")
+	if value == null and not text.strip_edges() in ["null", "nil"]:
+		return "ERROR\tstr_to_var refused the text (it returned null)"
 	var data := var_to_bytes_with_objects(value) if objects else var_to_bytes(value)
 	var shown := var_to_str(value).replace("\n", " ").replace("\r", " ").replace("\t", " ")
 	errors.messages.clear()

@@ -1,0 +1,54 @@
+package gdtext
+
+import (
+	"testing"
+
+	"github.com/gdvar/gdvar/variant"
+)
+
+// FuzzParse checks that Parse never panics and that whatever it reads,
+// Format writes (on one line and multi-line) and Parse reads back as an
+// equal value. It is seeded with the test tables and the engines' texts of
+// the golden fixtures.
+func FuzzParse(f *testing.F) {
+	for _, tt := range parseTests {
+		f.Add(tt.text, tt.fam == variant.Godot3)
+	}
+	for _, tt := range formatTests {
+		f.Add(tt.g4, false)
+		if tt.g3 != "" {
+			f.Add(tt.g3, true)
+		}
+	}
+	for _, fam := range []variant.Family{variant.Godot4, variant.Godot3} {
+		for _, fx := range loadFixtures(f, fam) {
+			f.Add(fx.Text, fam == variant.Godot3)
+		}
+	}
+	f.Fuzz(func(t *testing.T, text string, g3 bool) {
+		fam := variant.Godot4
+		if g3 {
+			fam = variant.Godot3
+		}
+		v, err := Parse(text, ParseOptions{Family: fam})
+		if err != nil {
+			if _, ok := err.(*SyntaxError); !ok {
+				t.Fatalf("Parse(%q): error %v is not a *SyntaxError", text, err)
+			}
+			return
+		}
+		for _, multi := range []bool{false, true} {
+			out, err := Format(v, Options{Family: fam, Multiline: multi})
+			if err != nil {
+				t.Fatalf("Parse(%q) = %#v, which Format refuses: %v", text, v, err)
+			}
+			back, err := Parse(out, ParseOptions{Family: fam})
+			if err != nil {
+				t.Fatalf("Parse(Format(Parse(%q))) = Parse(%q): %v", text, out, err)
+			}
+			if !variant.Equal(v, back) {
+				t.Fatalf("Parse(%q) = %#v\nFormat: %q\nParse again: %#v", text, v, out, back)
+			}
+		}
+	})
+}
