@@ -136,7 +136,10 @@ type Error struct {
 	Offset int64
 	// Size is the payload size the frame claimed, or -1 if unknown.
 	Size int64
-	// Err is ErrTooLarge, ErrNegativeLength or io.ErrUnexpectedEOF.
+	// Err is ErrTooLarge, ErrNegativeLength or io.ErrUnexpectedEOF. The
+	// value-level readers built on this package (packages stream and peer)
+	// also report a payload that does not decode as an *Error, whose Err
+	// is then the *variant.Error.
 	Err error
 }
 
@@ -168,7 +171,11 @@ func Append(dst, payload []byte, o Options) ([]byte, error) {
 }
 
 // Writer writes framed payloads to an io.Writer, each frame with a single
-// Write call. A Writer is not safe for concurrent use.
+// Write call. A write that fails before any byte went out can be retried
+// (after a write deadline, for instance); one that fails part-way leaves the
+// stream out of step, and every later write returns the same error.
+//
+// A Writer is not safe for concurrent use.
 type Writer struct {
 	w    io.Writer
 	opts Options
@@ -183,6 +190,9 @@ func NewWriter(w io.Writer, o Options) *Writer {
 	return &Writer{w: w, opts: o, err: err}
 }
 
+// Offset returns the number of bytes written so far.
+func (w *Writer) Offset() int64 { return w.off }
+
 // WriteFrame writes one framed payload.
 func (w *Writer) WriteFrame(payload []byte) error {
 	if w.err != nil {
@@ -191,16 +201,22 @@ func (w *Writer) WriteFrame(payload []byte) error {
 	if len(payload) > w.opts.MaxSize {
 		return &Error{Offset: w.off, Size: int64(len(payload)), Err: ErrTooLarge}
 	}
-	if w.opts.Kind == Packet {
-		_, err := w.w.Write(payload)
-		return err
+	out := payload
+	if w.opts.Kind != Packet {
+		w.buf = w.opts.order().AppendUint32(w.buf[:0], uint32(len(payload)))
+		w.buf = append(w.buf, payload...)
+		out = w.buf
 	}
-	w.buf = w.opts.order().AppendUint32(w.buf[:0], uint32(len(payload)))
-	w.buf = append(w.buf, payload...)
-	n, err := w.w.Write(w.buf)
+	n, err := w.w.Write(out)
 	w.off += int64(n)
 	if cap(w.buf) > 1<<16 {
 		w.buf = nil // don't keep a big frame's buffer
+	}
+	if err == nil && n < len(out) {
+		err = io.ErrShortWrite
+	}
+	if err != nil && n > 0 && w.opts.Kind != Packet {
+		w.err = err
 	}
 	return err
 }
@@ -210,14 +226,25 @@ func (w *Writer) WriteFrame(payload []byte) error {
 // frames every Read of the underlying reader must return one whole packet
 // (as a connected UDP socket or a message-based reader does).
 //
+// When the underlying reader fails in the middle of a frame with an error
+// other than io.EOF (a read deadline that expires, for instance), the bytes
+// read so far are kept and the next ReadFrame carries on with the same
+// frame, so a net.Conn whose deadline has passed can be given a new one and
+// read again. A framing error (ErrTooLarge, ErrNegativeLength) leaves the
+// stream out of step: every later ReadFrame returns the same error.
+//
 // A Reader is not safe for concurrent use.
 type Reader struct {
-	r    io.Reader
-	opts Options
-	buf  []byte // reused between frames
-	off  int64
-	err  error
-	pre  [4]byte
+	r     io.Reader
+	opts  Options
+	buf   []byte // the payload; reused between frames
+	off   int64  // bytes consumed
+	err   error  // sticky: bad options or a framing error
+	pre   [4]byte
+	npre  int   // bytes of the current frame's length prefix read so far
+	size  int64 // the current frame's payload size; -1 until its prefix is whole
+	start int64 // offset of the current (or last) frame's first byte
+	in    bool  // in the middle of a frame
 }
 
 // NewReader returns a Reader; invalid options make every read fail.
@@ -229,6 +256,10 @@ func NewReader(r io.Reader, o Options) *Reader {
 // Offset returns the number of bytes consumed so far.
 func (r *Reader) Offset() int64 { return r.off }
 
+// FrameOffset returns the offset of the first byte (the length prefix, or
+// the packet) of the frame ReadFrame last returned or is in the middle of.
+func (r *Reader) FrameOffset() int64 { return r.start }
+
 // maxDatagram is the largest packet a Reader of Packet frames reads: the
 // largest UDP payload. Message transports (WebSocket) deliver whole
 // messages by other means.
@@ -238,15 +269,44 @@ const maxDatagram = 65535
 // actually received.
 const growStep = 64 << 10
 
+// keepBuffer is the largest buffer a Reader keeps for the next frame.
+const keepBuffer = 1 << 20
+
+// readSome reads into b until it is full or the reader fails. It returns
+// how much it read; err is nil only when b is full.
+func readSome(r io.Reader, b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		m, err := r.Read(b[n:])
+		n += m
+		if err != nil {
+			if n == len(b) && err == io.EOF {
+				return n, nil // the EOF comes again on the next read
+			}
+			return n, err
+		}
+	}
+	return n, nil
+}
+
 // ReadFrame reads the next frame and returns its payload, which stays
 // valid until the next call. At a clean end of input (no byte of a new
 // frame) it returns io.EOF; input that ends inside a frame gives an *Error
-// wrapping io.ErrUnexpectedEOF.
+// wrapping io.ErrUnexpectedEOF. Errors of the underlying reader are
+// returned as they are.
 func (r *Reader) ReadFrame() ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	start := r.off
+	if !r.in {
+		r.start = r.off
+		r.npre = 0
+		r.size = -1
+		if cap(r.buf) > keepBuffer {
+			r.buf = nil // don't hold on to a big frame's buffer
+		}
+		r.buf = r.buf[:0]
+	}
 	if r.opts.Kind == Packet {
 		// One Read is one packet; a buffer one byte larger than allowed
 		// tells an oversized packet from one that fits exactly.
@@ -260,45 +320,53 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 		}
 		r.off += int64(n)
 		if n == size {
-			return nil, &Error{Offset: start, Size: -1, Err: ErrTooLarge}
+			return nil, &Error{Offset: r.start, Size: -1, Err: ErrTooLarge}
 		}
 		return r.buf[:n], nil
 	}
-	n, err := io.ReadFull(r.r, r.pre[:])
-	r.off += int64(n)
-	if err != nil {
-		if err == io.EOF {
-			return nil, io.EOF
+	if r.size < 0 {
+		n, err := readSome(r.r, r.pre[r.npre:])
+		r.npre += n
+		r.off += int64(n)
+		if err != nil {
+			r.in = r.npre > 0
+			if err == io.EOF {
+				if !r.in {
+					return nil, io.EOF
+				}
+				return nil, &Error{Offset: r.start, Size: -1, Err: io.ErrUnexpectedEOF}
+			}
+			return nil, err
 		}
-		if err == io.ErrUnexpectedEOF {
-			return nil, &Error{Offset: start, Size: -1, Err: io.ErrUnexpectedEOF}
+		r.in = true
+		size := int64(r.opts.readOrder().Uint32(r.pre[:]))
+		if r.opts.Kind == Stream && int32(size) < 0 {
+			r.err = &Error{Offset: r.start, Size: int64(int32(size)), Err: ErrNegativeLength}
+			return nil, r.err
 		}
-		return nil, err
-	}
-	size := int64(r.opts.readOrder().Uint32(r.pre[:]))
-	if r.opts.Kind == Stream && int32(size) < 0 {
-		return nil, &Error{Offset: start, Size: int64(int32(size)), Err: ErrNegativeLength}
-	}
-	if size > int64(r.opts.MaxSize) {
-		return nil, &Error{Offset: start, Size: size, Err: ErrTooLarge}
+		if size > int64(r.opts.MaxSize) {
+			r.err = &Error{Offset: r.start, Size: size, Err: ErrTooLarge}
+			return nil, r.err
+		}
+		r.size = size
 	}
 	// Grow as the bytes arrive, so a large claim costs nothing until the
 	// data is really there.
-	r.buf = r.buf[:0]
-	for int64(len(r.buf)) < size {
-		chunk := int(min(size-int64(len(r.buf)), growStep))
+	for int64(len(r.buf)) < r.size {
+		chunk := int(min(r.size-int64(len(r.buf)), growStep))
 		if cap(r.buf)-len(r.buf) < chunk {
 			r.buf = append(r.buf[:cap(r.buf)], make([]byte, chunk)...)[:len(r.buf)]
 		}
-		n, err := io.ReadFull(r.r, r.buf[len(r.buf):len(r.buf)+chunk])
+		n, err := readSome(r.r, r.buf[len(r.buf):len(r.buf)+chunk])
 		r.buf = r.buf[:len(r.buf)+n]
 		r.off += int64(n)
 		if err != nil {
 			if err == io.EOF || err == io.ErrUnexpectedEOF {
-				return nil, &Error{Offset: start, Size: size, Err: io.ErrUnexpectedEOF}
+				return nil, &Error{Offset: r.start, Size: r.size, Err: io.ErrUnexpectedEOF}
 			}
 			return nil, err
 		}
 	}
+	r.in = false
 	return r.buf, nil
 }

@@ -220,3 +220,111 @@ func TestLargeFrame(t *testing.T) {
 		t.Fatalf("got %d bytes, %v", len(p), err)
 	}
 }
+
+// flaky returns its data in the pieces given, with a timeout error
+// between the pieces, as a net.Conn whose read deadline expires does.
+type flaky struct {
+	pieces [][]byte
+	fail   bool
+}
+
+var errTimeout = errors.New("i/o timeout")
+
+func (f *flaky) Read(b []byte) (int, error) {
+	if f.fail {
+		f.fail = false
+		return 0, errTimeout
+	}
+	if len(f.pieces) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b, f.pieces[0])
+	f.pieces[0] = f.pieces[0][n:]
+	if len(f.pieces[0]) == 0 {
+		f.pieces = f.pieces[1:]
+		f.fail = true
+	}
+	return n, nil
+}
+
+// A read that fails in the middle of a frame (an expired deadline) is
+// resumed by the next ReadFrame.
+func TestResumeAfterTimeout(t *testing.T) {
+	data := unhex(t, godotStream)
+	for _, cuts := range [][]int{{2}, {4}, {6, 20}, {1, 2, 3, 13, 30}} {
+		var pieces [][]byte
+		prev := 0
+		for _, c := range cuts {
+			pieces = append(pieces, data[prev:c])
+			prev = c
+		}
+		pieces = append(pieces, data[prev:])
+		r := NewReader(&flaky{pieces: pieces}, Options{})
+		var got []string
+		var starts []int64
+		for {
+			p, err := r.ReadFrame()
+			if err == errTimeout {
+				continue
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("cuts %v: %v", cuts, err)
+			}
+			got = append(got, hex.EncodeToString(p))
+			starts = append(starts, r.FrameOffset())
+		}
+		if len(got) != 3 || got[0] != godotPayloads[0] || got[2] != godotPayloads[2] {
+			t.Errorf("cuts %v: got %v", cuts, got)
+		}
+		if len(starts) == 3 && (starts[0] != 0 || starts[1] != 12 || starts[2] != 28) {
+			t.Errorf("cuts %v: frame offsets %v", cuts, starts)
+		}
+	}
+}
+
+// After a framing error the stream is out of step: the error sticks.
+func TestFramingErrorSticks(t *testing.T) {
+	r := NewReader(bytes.NewReader(unhex(t, "ffffff7f"+godotStream)), Options{})
+	_, err1 := r.ReadFrame()
+	_, err2 := r.ReadFrame()
+	if !errors.Is(err1, ErrTooLarge) || err2 != err1 {
+		t.Errorf("got %v, then %v", err1, err2)
+	}
+}
+
+// shortWriter accepts n bytes, then fails.
+type shortWriter struct{ n int }
+
+func (w *shortWriter) Write(b []byte) (int, error) {
+	if len(b) <= w.n {
+		w.n -= len(b)
+		return len(b), nil
+	}
+	n := w.n
+	w.n = 0
+	return n, errTimeout
+}
+
+func TestWriteErrors(t *testing.T) {
+	// Nothing written: the frame can be retried.
+	w := NewWriter(&shortWriter{}, Options{})
+	if err := w.WriteFrame([]byte{1, 2, 3, 4}); err != errTimeout {
+		t.Fatal(err)
+	}
+	w.w = &shortWriter{n: 100}
+	if err := w.WriteFrame([]byte{1, 2, 3, 4}); err != nil || w.Offset() != 8 {
+		t.Fatalf("retry: %v, offset %d", err, w.Offset())
+	}
+	// Part of a frame written: every later write fails.
+	w = NewWriter(&shortWriter{n: 6}, Options{})
+	if err := w.WriteFrame([]byte{1, 2, 3, 4}); err != errTimeout {
+		t.Fatal(err)
+	}
+	w.w = &shortWriter{n: 100}
+	if err := w.WriteFrame([]byte{1, 2, 3, 4}); err != errTimeout {
+		t.Errorf("after a partial write: %v", err)
+	}
+}

@@ -6,6 +6,7 @@
 //
 //	gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
 //	gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [FILE|-]
+//	gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
 //
 // Run "gdvar CMD --help" for each command's details.
 package main
@@ -25,10 +26,12 @@ const usage = `gdvar: Godot Variant serialization (var_to_bytes / bytes_to_var) 
 Usage:
   gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
   gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [FILE|-]
+  gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
 
 Commands:
   decode   read one encoded value, print it in Godot's text form
   encode   read one value in Godot's text form, write its encoding
+  serve    a TCP/UDP/WebSocket server that prints and echoes the values a game sends
 
 Examples:
   gdvar decode testdata/sample/savegame.bin
@@ -69,6 +72,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		return runDecode(args[1:], stdin, stdout, stderr)
 	case "encode":
 		return runEncode(args[1:], stdin, stdout, stderr)
+	case "serve":
+		return runServe(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gdvar: unknown command %q\n\n%s", args[0], usage)
 	return 2

@@ -4,12 +4,15 @@
 package enginetest
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -35,6 +38,29 @@ func Godot3(t testing.TB) string {
 // test log when the run fails.
 func RunGodot3(t testing.TB, script string, args ...string) string {
 	t.Helper()
+	return StartGodot3(t, script, args...).Wait()
+}
+
+// Process is a Godot 3 engine running a script while the test goes on.
+type Process struct {
+	t      testing.TB
+	name   string
+	cmd    *exec.Cmd
+	cancel context.CancelFunc
+	stderr bytes.Buffer
+
+	mu    sync.Mutex
+	lines []string      // the script's output so far, banner removed
+	more  chan struct{} // closed and replaced when a line arrives
+	done  chan struct{} // closed when the output has ended
+	err   error         // how the engine ended, once done is closed
+}
+
+// StartGodot3 starts script as RunGodot3 does, but returns at once, so the
+// test can talk to the engine while it runs. Call Wait (or WaitLine and
+// then Wait) before the test ends; the engine is killed after 2 minutes.
+func StartGodot3(t testing.TB, script string, args ...string) *Process {
+	t.Helper()
 	bin := Godot3(t)
 	abs, err := filepath.Abs(script)
 	if err != nil {
@@ -47,23 +73,114 @@ func RunGodot3(t testing.TB, script string, args ...string) string {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, append([]string{"--path", project, "--script", abs}, args...)...)
-	cmd.Env = append(os.Environ(), "LANG=en_US.UTF-8", "LC_ALL=")
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("Godot 3 (%s %s): %v\n%s", bin, filepath.Base(script), err, stderr.String())
+	p := &Process{t: t, name: filepath.Base(script), cancel: cancel, more: make(chan struct{}), done: make(chan struct{})}
+	p.cmd = exec.CommandContext(ctx, bin, append([]string{"--path", project, "--script", abs}, args...)...)
+	p.cmd.Env = append(os.Environ(), "LANG=en_US.UTF-8", "LC_ALL=")
+	p.cmd.Stderr = &p.stderr
+	out, err := p.cmd.StdoutPipe()
+	if err != nil {
+		cancel()
+		t.Fatal(err)
 	}
-	if strings.Contains(stderr.String(), "SCRIPT ERROR") {
-		t.Fatalf("Godot 3 script error:\n%s", stderr.String())
+	if err := p.cmd.Start(); err != nil {
+		cancel()
+		t.Fatalf("Godot 3 (%s %s): %v", bin, p.name, err)
 	}
-	var out []string
-	for _, line := range strings.Split(stdout.String(), "\n") {
+	t.Cleanup(func() {
+		cancel()
+		<-p.done
+	})
+	go p.read(out)
+	return p
+}
+
+func (p *Process) read(out io.Reader) {
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		line := sc.Text()
 		if strings.HasPrefix(line, "Godot Engine v") || line == " " {
 			continue // the start-up banner
 		}
-		out = append(out, line)
+		p.mu.Lock()
+		p.lines = append(p.lines, line)
+		close(p.more)
+		p.more = make(chan struct{})
+		p.mu.Unlock()
 	}
-	return strings.Join(out, "\n")
+	err := p.cmd.Wait()
+	p.mu.Lock()
+	p.err = err
+	p.mu.Unlock()
+	close(p.done)
+}
+
+// WaitLine waits, at most timeout, for an output line that starts with
+// prefix and returns it. It fails the test when the engine ends or the time
+// runs out first.
+func (p *Process) WaitLine(prefix string, timeout time.Duration) string {
+	p.t.Helper()
+	deadline := time.After(timeout)
+	seen := 0
+	for {
+		p.mu.Lock()
+		for ; seen < len(p.lines); seen++ {
+			if strings.HasPrefix(p.lines[seen], prefix) {
+				line := p.lines[seen]
+				p.mu.Unlock()
+				return line
+			}
+		}
+		more := p.more
+		p.mu.Unlock()
+		select {
+		case <-more:
+		case <-p.done:
+			p.mu.Lock()
+			n := len(p.lines)
+			p.mu.Unlock()
+			if seen == n {
+				p.fail("ended before printing a line starting with %q", prefix)
+			}
+		case <-deadline:
+			p.cancel()
+			<-p.done
+			p.fail("printed no line starting with %q within %v", prefix, timeout)
+		}
+	}
+}
+
+// Wait waits for the engine to end and returns what the script printed. It
+// fails the test if the engine failed or reported a script error.
+func (p *Process) Wait() string {
+	p.t.Helper()
+	<-p.done
+	p.cancel()
+	if p.err != nil {
+		p.fail("%v", p.err)
+	}
+	if strings.Contains(p.stderr.String(), "SCRIPT ERROR") {
+		p.fail("script error")
+	}
+	return p.output()
+}
+
+func (p *Process) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.lines) == 0 {
+		return ""
+	}
+	return strings.Join(p.lines, "\n") + "\n"
+}
+
+func (p *Process) fail(format string, args ...any) {
+	p.t.Helper()
+	var stderr string
+	select {
+	case <-p.done:
+		stderr = p.stderr.String()
+	default:
+	}
+	p.t.Fatalf("Godot 3 (%s): "+format+"\nstdout:\n%s\nstderr:\n%s", append([]any{p.name}, append(args, p.output(), stderr)...)...)
 }

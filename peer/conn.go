@@ -1,0 +1,176 @@
+package peer
+
+import (
+	"errors"
+	"net"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gdvar/gdvar/stream"
+	"github.com/gdvar/gdvar/variant"
+)
+
+// transport is what a Conn needs of TCP, UDP and WebSocket connections.
+type transport interface {
+	// readPayload returns the next payload and the offset of its frame in
+	// the input; the payload is valid until the next call.
+	readPayload() ([]byte, int64, error)
+	writePayload(p []byte) error
+	// shutdown tells the peer no more data follows (TCP FIN, WebSocket
+	// close frame); errNoShutdown when the transport has no such thing.
+	shutdown() error
+	close() error
+	localAddr() net.Addr
+	remoteAddr() net.Addr
+	setReadDeadline(t time.Time) error
+	setWriteDeadline(t time.Time) error
+}
+
+var errNoShutdown = errors.New("no shutdown")
+
+// Conn is a connection to one peer that carries Godot Variants: over TCP,
+// UDP or WebSocket. See the package documentation for the framing, the
+// errors and the concurrency rules.
+type Conn struct {
+	network string
+	tr      transport
+	cfg     *config
+
+	rmu sync.Mutex // held by the reader
+
+	wmu  sync.Mutex // serializes writers
+	wbuf []byte
+
+	readEnded chan struct{} // closed when a read met the end of the input
+	endOnce   sync.Once
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+func newConn(network string, tr transport, cfg *config) *Conn {
+	return &Conn{network: network, tr: tr, cfg: cfg, readEnded: make(chan struct{})}
+}
+
+// Network returns "tcp", "udp" or "ws".
+func (c *Conn) Network() string { return c.network }
+
+// LocalAddr returns the local network address.
+func (c *Conn) LocalAddr() net.Addr { return c.tr.localAddr() }
+
+// RemoteAddr returns the peer's network address.
+func (c *Conn) RemoteAddr() net.Addr { return c.tr.remoteAddr() }
+
+// ReadValue reads and decodes the next value. It returns io.EOF when the
+// peer has closed the connection cleanly. A payload that does not decode
+// gives a *frame.Error wrapping the *variant.Error, and the next call
+// reads the next value.
+func (c *Conn) ReadValue() (variant.Value, error) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	p, off, err := c.read()
+	if err != nil {
+		return nil, err
+	}
+	return stream.DecodePayload(c.cfg.dm, p, off)
+}
+
+// ReadPayload reads the next payload without decoding it. The slice is
+// valid until the next read.
+func (c *Conn) ReadPayload() ([]byte, error) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	p, _, err := c.read()
+	return p, err
+}
+
+// read reads a payload; rmu is held.
+func (c *Conn) read() ([]byte, int64, error) {
+	p, off, err := c.tr.readPayload()
+	if err != nil && !isTimeout(err) {
+		c.endOnce.Do(func() { close(c.readEnded) })
+	}
+	return p, off, err
+}
+
+// WriteValue encodes v and sends it as one frame. A value that cannot be
+// encoded gives its *variant.Error and sends nothing.
+func (c *Conn) WriteValue(v variant.Value) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b, err := c.cfg.em.Append(c.wbuf[:0], v)
+	if err != nil {
+		return err
+	}
+	err = c.tr.writePayload(b)
+	if cap(b) <= 1<<20 {
+		c.wbuf = b[:0]
+	} else {
+		c.wbuf = nil // don't hold on to a big value's buffer
+	}
+	return err
+}
+
+// WritePayload sends an encoded payload as one frame.
+func (c *Conn) WritePayload(p []byte) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	return c.tr.writePayload(p)
+}
+
+// SetDeadline sets the read and write deadlines; the zero time means none.
+func (c *Conn) SetDeadline(t time.Time) error {
+	return errors.Join(c.tr.setReadDeadline(t), c.tr.setWriteDeadline(t))
+}
+
+// SetReadDeadline sets the deadline of reads; the zero time means none.
+func (c *Conn) SetReadDeadline(t time.Time) error { return c.tr.setReadDeadline(t) }
+
+// SetWriteDeadline sets the deadline of writes; the zero time means none.
+func (c *Conn) SetWriteDeadline(t time.Time) error { return c.tr.setWriteDeadline(t) }
+
+// Close closes the connection cleanly: what was written is sent, the peer
+// is told (TCP: the write side is shut down; WebSocket: a close frame with
+// status 1000), and Close waits up to Options.CloseTimeout for the peer to
+// close its side, discarding whatever still arrives, before it releases the
+// connection. A read blocked in another goroutine keeps receiving values
+// until then, and returns an error afterwards. Close returns at once for
+// UDP. Calling Close again does nothing and returns the first result.
+func (c *Conn) Close() error {
+	c.closeOnce.Do(func() {
+		if c.cfg.closeTimeout > 0 && c.tr.shutdown() == nil {
+			c.linger(c.cfg.closeTimeout)
+		}
+		c.closeErr = c.tr.close()
+	})
+	return c.closeErr
+}
+
+// linger waits, at most d, until the peer has closed its side.
+func (c *Conn) linger(d time.Duration) {
+	if c.rmu.TryLock() {
+		// No reader: drain the input ourselves.
+		defer c.rmu.Unlock()
+		c.tr.setReadDeadline(time.Now().Add(d))
+		for {
+			if _, _, err := c.tr.readPayload(); err != nil {
+				return
+			}
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-c.readEnded:
+	case <-t.C:
+	}
+}
+
+func isTimeout(err error) bool {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
+}

@@ -1,0 +1,76 @@
+// Package peer exchanges Godot Variants over the network with the peers a
+// Godot game or tool uses: StreamPeerTCP (TCP), PacketPeerUDP (UDP) and
+// WebSocketPeer (WebSocket), for both engine families.
+//
+// Each transport frames values as the engine's peer of the same kind does:
+//
+//	transport   Godot peer                     one value on the wire
+//	TCP         StreamPeerTCP put_var/get_var  i32 length (little-endian unless BigEndian) + payload
+//	UDP         PacketPeerUDP put_var/get_var  one datagram = the payload
+//	WebSocket   WebSocketPeer put_var/get_var  one binary message = the payload
+//
+// The payload is the value's var_to_bytes encoding (Godot 3: var2bytes).
+// PacketPeerStream over a StreamPeerTCP writes the same bytes as
+// StreamPeerTCP.put_var, so it talks to DialTCP and ListenTCP too.
+//
+// A Conn is one connection: DialTCP, DialUDP and DialWebSocket make one;
+// ListenTCP and ListenWebSocket return a Listener whose Accept yields them;
+// UpgradeWebSocket turns a request of an existing net/http server into
+// one; NewConn wraps any other stream connection (a tls.Conn, for
+// StreamPeerTLS). A UDP server uses a PacketConn (ListenUDP), which reads
+// and writes values of many peers, each with its address.
+//
+// # Values and payloads
+//
+// ReadValue and WriteValue decode and encode with the modes built from
+// Options.Dec and Options.Enc (engine family, objects, target version);
+// ReadPayload and WritePayload carry encoded payloads as they are. A
+// payload that does not decode is reported as a *frame.Error whose Offset
+// is the frame's offset in the connection's input and whose Err is the
+// *variant.Error; the connection stays usable and the next read returns
+// the next value. A frame larger than Options.MaxSize (8 MiB by default,
+// the engine's PacketPeer limit) is refused before anything is allocated,
+// with a *frame.Error wrapping frame.ErrTooLarge. Over TCP the stream is
+// then out of step and every later read fails; a WebSocket connection is
+// closed with status 1009 (message too big); over UDP the datagram is
+// dropped and the next read goes on.
+//
+// When the peer closes cleanly, reads return io.EOF; when the connection
+// ends inside a frame they return an error matching io.ErrUnexpectedEOF.
+//
+// # Concurrency
+//
+// A Conn or PacketConn supports one reader and any number of writers at
+// the same time:
+//
+//   - ReadValue and ReadPayload (ReadValueFrom and ReadPayloadFrom) must be
+//     called from one goroutine at a time. The slice ReadPayload returns is
+//     valid until the next read.
+//   - WriteValue and WritePayload (WriteValueTo, WritePayloadTo) may be
+//     called from several goroutines: writes are serialized and each value
+//     goes out whole.
+//   - Close, the deadline setters and the address getters may be called at
+//     any time from any goroutine. Close unblocks a pending read or write.
+//
+// # Deadlines and contexts
+//
+// The Dial and Listen functions and Listener.Accept take a context that
+// bounds the wait. Reads and writes follow the deadlines set with
+// SetDeadline, SetReadDeadline and SetWriteDeadline, as a net.Conn does;
+// an expired deadline gives an error matching os.ErrDeadlineExceeded. Over
+// TCP and UDP a read that timed out can be retried after a new deadline is
+// set: a frame that was half read is resumed. A WebSocket connection whose
+// read timed out is broken, as the underlying library documents.
+//
+// # WebSocket
+//
+// The WebSocket side uses github.com/gorilla/websocket. Every value is one
+// binary message; text messages are read too (a Godot 3 WebSocketPeer in
+// text write mode sends them). Note that Godot's WebSocketPeer has its own
+// limits: Godot 4's inbound_buffer_size and outbound_buffer_size default to
+// 64 KiB, so a game that exchanges larger values must raise them.
+//
+// A browser (a game exported for the web) sends an Origin header; by
+// default only requests without one (native games) or from the server's
+// own host are accepted, and WebSocketOptions.Origins lists more.
+package peer
