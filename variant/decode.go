@@ -110,7 +110,8 @@ type decoder struct {
 	strict       bool
 	zeroCopy     bool
 	sawWide      bool             // a double-precision math value was read
-	interned     map[string]Value // Dictionary key strings, by their raw bytes
+	interned     [maxInterned]internEntry // Dictionary key strings
+	internCount  int
 }
 
 func (d *decoder) fail(off int, t Type, sentinel error, code Code, detail string) error {
@@ -829,13 +830,21 @@ func (d *decoder) entrySlice(n int) []Entry {
 
 // maxInternLen and maxInterned bound the cache of Dictionary key strings.
 const (
-	maxInternLen = 64
-	maxInterned  = 1024
+	maxInternLen = 32
+	maxInterned  = 32
 )
 
+// internEntry is one cached Dictionary key: its raw bytes on the wire and
+// its decoded value.
+type internEntry struct {
+	raw   []byte
+	value Value
+}
+
 // key decodes a Dictionary key. String keys repeat across dictionaries
-// (field names), so short ones come from a per-call cache: one allocation
-// for all the "name" keys of an array of records.
+// (field names), so short ones come from a small per-call cache: one
+// allocation for all the "name" keys of an array of records, and no cost
+// for a call that decodes a single small record.
 func (d *decoder) key(off, depth int) (Value, int, error) {
 	b := d.b
 	if depth <= d.maxDepth && len(b)-off >= 8 && b[off] == byte(TypeString) {
@@ -843,15 +852,15 @@ func (d *decoder) key(off, depth int) (Value, int, error) {
 		end := off + 8 + n
 		if n >= 0 && n <= maxInternLen && end+wire.Pad4(n) <= len(b) {
 			raw := b[off+8 : end]
-			if v, ok := d.interned[string(raw)]; ok {
-				return v, end + wire.Pad4(n), nil
+			for i := range d.internCount {
+				if e := &d.interned[i]; bytes.Equal(e.raw, raw) {
+					return e.value, end + wire.Pad4(n), nil
+				}
 			}
 			v, next, err := d.value(off, depth)
-			if err == nil && len(d.interned) < maxInterned {
-				if d.interned == nil {
-					d.interned = make(map[string]Value)
-				}
-				d.interned[string(raw)] = v
+			if err == nil && d.internCount < maxInterned {
+				d.interned[d.internCount] = internEntry{raw, v}
+				d.internCount++
 			}
 			return v, next, err
 		}

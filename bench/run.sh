@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs the benchmark workloads in gdvar and, when godot3-server is installed,
+# in Godot 3.2's own C++ on the same machine, and prints one table with the
+# ratios.
+#
+#     bench/run.sh [BENCHTIME]        # from the repository root; default 2s
+#
+# Workloads (bench/workloads_test.go and bench/godot3.gd build the same values):
+#   A  PackedFloat32Array of 1,000,000 floats
+#   B  Array of 100,000 {"id", "name", "pos", "hp"} dictionaries (dynamic
+#      values; B-structs: the same into and from []Player through Marshal)
+#   C  a game state of 800 entities, about 1 MB
+#   D  100,000 small messages through StreamPeer framing, one at a time
+set -euo pipefail
+cd "$(dirname "$0")/.."
+benchtime=${1:-2s}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(go version | cut -d' ' -f3)" >&2
+echo "date: $(date -u +%Y-%m-%dT%H:%MZ)" >&2
+
+go test -run '^$' -bench . -benchmem -benchtime "$benchtime" -count 1 ./bench | tee "$tmp/go.txt" >&2
+
+if command -v godot3-server >/dev/null 2>&1; then
+	mkdir -p "$tmp/project"
+	printf 'config_version=4\n\n[logging]\n\nfile_logging/enable_file_logging=false\nfile_logging/enable_file_logging.pc=false\n' >"$tmp/project/project.godot"
+	LANG=en_US.UTF-8 godot3-server --path "$tmp/project" --script "$PWD/bench/godot3.gd" 5 2>/dev/null |
+		grep -E '^(RESULT|INFO)' >"$tmp/godot.txt" || true
+	grep INFO "$tmp/godot.txt" >&2 || true
+else
+	echo "godot3-server not installed: gdvar numbers only" >&2
+	: >"$tmp/godot.txt"
+fi
+
+awk -F'\t' '
+FNR == NR {
+	if ($1 == "RESULT") { godot_us[$2 "/" $3] = $6; values[$2] = $4; bytes[$2] = $5 }
+	next
+}
+/^Benchmark/ {
+	split($1, parts, "-"); name = parts[1]; sub(/^Benchmark/, "", name)
+	ns = ""; mbs = ""; allocs = ""; nsv = ""
+	for (i = 2; i <= NF; i++) {
+		if ($(i) == "ns/op") ns = $(i-1)
+		if ($(i) == "MB/s") mbs = $(i-1)
+		if ($(i) == "allocs/op") allocs = $(i-1)
+		if ($(i) == "ns/value") nsv = $(i-1)
+	}
+	split(name, w, "_"); wl = w[1]; dir = tolower(w[2])
+	variant = ""
+	if (dir ~ /structs$/) { variant = " (structs)"; sub(/structs$/, "", dir) }
+	if (dir ~ /zerocopy$/) { variant = " (ZeroCopy)"; sub(/zerocopy$/, "", dir) }
+	key = wl "/" dir
+	g = godot_us[key]
+	ratio = "-"; gmbs = "-"; gus = "-"
+	if (g != "" && ns != "") { ratio = sprintf("%.1fx", (g * 1000) / ns); gus = g; if (bytes[wl] > 0) gmbs = sprintf("%.0f", bytes[wl] / g) }
+	rows[++n] = sprintf("| %s%s | %s | %.0f | %s | %s | %s | %s | %s | %s |", wl, variant, dir, ns / 1000, mbs, nsv, allocs, gus, gmbs, ratio)
+}
+END {
+	print "| workload | dir | gdvar µs/op | gdvar MB/s | ns/value | allocs/op | Godot 3.2 µs (best of 5) | Godot MB/s | gdvar / Godot |"
+	print "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+	for (i = 1; i <= n; i++) print rows[i]
+}' "$tmp/godot.txt" FS=' +|\t' "$tmp/go.txt"
