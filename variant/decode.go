@@ -109,7 +109,7 @@ type decoder struct {
 	elements     int64 // counted so far, for MaxElements
 	strict       bool
 	zeroCopy     bool
-	sawWide      bool             // a double-precision math value was read
+	sawWide      bool                     // a double-precision math value was read
 	interned     [maxInterned]internEntry // Dictionary key strings
 	internCount  int
 }
