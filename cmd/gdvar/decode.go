@@ -9,11 +9,11 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
 )
 
-const decodeUsage = `Usage: gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
+const decodeUsage = `Usage: gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict]
+                   [--to text|json|typed-json] [FILE|-]
 
 Reads one encoded Variant (what var_to_bytes, store_var and put_var write,
 without any length prefix) from FILE or standard input and prints it in the
@@ -33,6 +33,9 @@ Flags:
                     refuse what it merely tolerates (trailing bytes, non-zero
                     padding, header bits it does not define, a wider int or
                     float than needed, …)
+  --to FORMAT       print the value as text (the default), json
+                    (JSON.stringify: lossy) or typed-json (JSON.from_native:
+                    lossless)
 
 Examples:
   gdvar decode testdata/sample/savegame.bin
@@ -53,6 +56,8 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	lines := fs.Bool("lines", false, "one hex value per line")
 	allow := fs.Bool("allow-objects", false, "accept full objects")
 	strict := fs.Bool("strict", false, "accept only canonical encodings")
+	to := &formatFlag{"text", []string{"text", "json", "typed-json"}}
+	fs.Var(to, "to", "output format: text, json or typed-json")
 	name, status, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		if status == 0 {
@@ -65,7 +70,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdvar decode:", err)
 		return 2
 	}
-	textOpts := gdtext.Options{Family: godot.family()}
+	textOut := valueCodec{fam: godot.family()}
 	data, err := readInput(name, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar:", err)
@@ -79,7 +84,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if err != nil {
 			return "", 0, err
 		}
-		text, err := gdtext.Format(v, textOpts)
+		text, err := textOut.format(v, to.name)
 		return text, n, err
 	}
 

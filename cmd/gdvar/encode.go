@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
 )
 
-const encodeUsage = `Usage: gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [FILE|-]
+const encodeUsage = `Usage: gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double]
+                   [--from text|json|typed-json] [FILE|-]
 
 Reads one value in the family's text form (str_to_var syntax for Godot 4,
 str2var for Godot 3) from FILE or standard input and writes its encoding,
@@ -29,6 +29,9 @@ Flags:
                     var_to_bytes_with_objects
   --double          write math types in double precision, as engines built
                     with precision=double do (Godot 4 only)
+  --from FORMAT     read the value as text (the default), json
+                    (JSON.parse_string: numbers are floats) or typed-json
+                    (JSON.to_native)
 
 Examples:
   echo 'Vector2(1, 2)' | gdvar encode --hex
@@ -49,6 +52,8 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	lines := fs.Bool("lines", false, "one value per line")
 	full := fs.Bool("full-objects", false, "write objects in full")
 	double := fs.Bool("double", false, "double-precision math types")
+	from := &formatFlag{"text", []string{"text", "json", "typed-json"}}
+	fs.Var(from, "from", "input format: text, json or typed-json")
 	name, status, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		if status == 0 {
@@ -65,7 +70,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdvar encode:", err)
 		return 2
 	}
-	parseOpts := gdtext.ParseOptions{Family: godot.family()}
+	textIn := valueCodec{fam: godot.family(), allowObjects: *full, double: *double}
 	data, err := readInput(name, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar:", err)
@@ -75,9 +80,9 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer out.Flush()
 
 	encodeOne := func(text string) ([]byte, error) {
-		v, err := gdtext.Parse(text, parseOpts)
+		v, err := textIn.parse(text, from.name)
 		if err != nil {
-			return nil, fmt.Errorf("encode: text: %w", err)
+			return nil, fmt.Errorf("encode: %w", err)
 		}
 		return em.Encode(v)
 	}

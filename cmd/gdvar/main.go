@@ -7,6 +7,9 @@
 //	gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
 //	gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [FILE|-]
 //	gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
+//	gdvar migrate [--password P | --key HEX] [--to 4|3] IN OUT
+//	gdvar inspect [--godot 3|4] [--value | --file] [--hex] [--password P | --key HEX] [FILE|-]
+//	gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4] [FILE|-]
 //
 // Run "gdvar CMD --help" for each command's details.
 package main
@@ -27,11 +30,18 @@ Usage:
   gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [FILE|-]
   gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [FILE|-]
   gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
+  gdvar migrate [--password P | --key HEX] [--to 4|3] IN OUT
+  gdvar inspect [--godot 3|4] [--value | --file] [--hex] [--password P | --key HEX] [FILE|-]
+  gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4] [FILE|-]
 
 Commands:
   decode   read one encoded value, print it in Godot's text form
   encode   read one value in Godot's text form, write its encoding
   serve    a TCP/UDP/WebSocket server that prints and echoes the values a game sends
+  migrate  turn a Godot 3 save file (store_var; plain, encrypted or compressed)
+           into the Godot 4 file that reads as the same data, or back
+  inspect  show encoded bytes field by field, and where and why they are bad
+  convert  between binary, text, JSON and typed JSON, and between families
 
 Examples:
   gdvar decode testdata/sample/savegame.bin
@@ -74,6 +84,12 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		return runEncode(args[1:], stdin, stdout, stderr)
 	case "serve":
 		return runServe(args[1:], stdin, stdout, stderr)
+	case "migrate":
+		return runMigrate(args[1:], stdin, stdout, stderr)
+	case "inspect":
+		return runInspect(args[1:], stdin, stdout, stderr)
+	case "convert":
+		return runConvert(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gdvar: unknown command %q\n\n%s", args[0], usage)
 	return 2

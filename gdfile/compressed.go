@@ -1,0 +1,244 @@
+package gdfile
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"encoding/binary"
+	"errors"
+	"io"
+	"strconv"
+	"sync"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Compressed file layout:
+//
+//	"GCPF"  u32 mode  u32 block_size  u32 total
+//	u32 compressed_size × (total / block_size + 1)
+//	the compressed blocks, one after the other
+//	"GCPF"
+//
+// Every block holds block_size bytes of data except the last, which holds
+// total % block_size (possibly none). All words are little-endian.
+const compressedHeader = 16
+
+// Bounds of the history a Zstandard frame may ask for: at least
+// minZstdWindow, at most the data it can produce (the engine's frames hold
+// one block and ask for no more than its size), never above maxZstdWindow.
+const (
+	minZstdWindow = 1 << 20
+	maxZstdWindow = 1 << 27
+)
+
+func decompress(data []byte, o *Options) ([]byte, Container, error) {
+	c := Container{Format: Compressed}
+	if len(data) < compressedHeader {
+		return nil, c, fail("compressed header", 0, ErrTruncated,
+			"the header takes 16 bytes, the file has "+strconv.Itoa(len(data)))
+	}
+	mode := binary.LittleEndian.Uint32(data[4:])
+	bs := binary.LittleEndian.Uint32(data[8:])
+	total := binary.LittleEndian.Uint32(data[12:])
+	c.Compression = Compression(mode)
+	c.BlockSize = int(bs)
+	if mode > uint32(Brotli) {
+		return nil, c, fail("compressed header", 4, ErrUnsupported, "compression mode "+strconv.FormatUint(uint64(mode), 10))
+	}
+	if bs == 0 {
+		return nil, c, fail("compressed header", 8, ErrCorrupt, "block size 0")
+	}
+	limit := o.maxSize()
+	if int64(total) > int64(limit) {
+		return nil, c, fail("compressed header", 12, ErrTooLarge,
+			"total size "+strconv.FormatUint(uint64(total), 10)+" exceeds MaxSize "+strconv.Itoa(limit))
+	}
+	if int64(bs) > int64(limit) && total >= bs {
+		return nil, c, fail("compressed header", 8, ErrTooLarge,
+			"block size "+strconv.FormatUint(uint64(bs), 10)+" exceeds MaxSize "+strconv.Itoa(limit))
+	}
+	nblocks := int(total/bs) + 1
+	tableEnd := int64(compressedHeader) + 4*int64(nblocks)
+	if tableEnd > int64(len(data)) {
+		return nil, c, fail("block table", compressedHeader, ErrTruncated,
+			strconv.Itoa(nblocks)+" block sizes take "+strconv.FormatInt(4*int64(nblocks), 10)+
+				" bytes, the file has "+strconv.Itoa(len(data)-compressedHeader)+" after the header")
+	}
+	dec := newDecompressor(c.Compression, min(max(min(int64(bs), int64(total)), minZstdWindow), maxZstdWindow))
+	defer dec.close()
+
+	out := make([]byte, 0, min(int(total), 8*len(data)))
+	off := tableEnd
+	for i := range nblocks {
+		csize := int64(binary.LittleEndian.Uint32(data[compressedHeader+4*i:]))
+		where := "block " + strconv.Itoa(i)
+		if off+csize > int64(len(data)) {
+			return nil, c, fail(where, off, ErrTruncated,
+				strconv.FormatInt(csize, 10)+" compressed bytes, the file has "+strconv.FormatInt(int64(len(data))-off, 10)+" left")
+		}
+		want := int(bs)
+		if i == nblocks-1 {
+			want = int(total % bs)
+		}
+		block, err := dec.block(data[off:off+csize], want)
+		if err != nil {
+			return nil, c, fail(where, off, ErrCorrupt, err.Error())
+		}
+		out = append(out, block...)
+		off += csize
+	}
+	return out, c, nil
+}
+
+// decompressor decompresses the blocks of one file.
+type decompressor struct {
+	mode   Compression
+	window int64 // the largest Zstandard window accepted
+	zstd   *zstd.Decoder
+}
+
+func newDecompressor(mode Compression, window int64) *decompressor {
+	return &decompressor{mode: mode, window: window}
+}
+
+func (d *decompressor) close() {
+	if d.zstd != nil {
+		d.zstd.Close()
+	}
+}
+
+// block decompresses one block that must give exactly want bytes.
+func (d *decompressor) block(src []byte, want int) ([]byte, error) {
+	if d.mode == FastLZ {
+		// The engine compresses short blocks padded to 16 bytes and keeps
+		// the first want bytes of what comes out.
+		limit := max(want, lzMinInput)
+		out, err := fastlzDecompress(src, limit)
+		if err != nil {
+			return nil, err
+		}
+		if len(out) < want || want >= lzMinInput && len(out) != want {
+			return nil, errors.New("decompresses to " + strconv.Itoa(len(out)) + " bytes, expected " + strconv.Itoa(want))
+		}
+		return out[:want], nil
+	}
+	var r io.Reader
+	var err error
+	switch d.mode {
+	case Deflate:
+		r, err = zlib.NewReader(bytes.NewReader(src))
+	case Gzip:
+		var gz *gzip.Reader
+		if gz, err = gzip.NewReader(bytes.NewReader(src)); err == nil {
+			gz.Multistream(false)
+			r = gz
+		}
+	case Zstd:
+		if d.zstd == nil {
+			d.zstd, err = zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true),
+				zstd.WithDecoderMaxWindow(uint64(d.window)), zstd.WithDecoderMaxMemory(uint64(d.window)))
+		}
+		if err == nil {
+			err = d.zstd.Reset(bytes.NewReader(src))
+			r = d.zstd
+		}
+	case Brotli:
+		r = brotli.NewReader(bytes.NewReader(src))
+	}
+	if err != nil {
+		return nil, err
+	}
+	// Read one byte more than wanted: the stream must end right there
+	// (which also makes zlib and gzip check their checksums).
+	out := make([]byte, want+1)
+	n, err := io.ReadFull(r, out)
+	switch {
+	case err == nil:
+		return nil, errors.New("decompresses to more than the expected " + strconv.Itoa(want) + " bytes")
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		if n != want {
+			return nil, errors.New("decompresses to " + strconv.Itoa(n) + " bytes, expected " + strconv.Itoa(want))
+		}
+		return out[:n], nil
+	}
+	return nil, err
+}
+
+// zstdEncoder is the Zstandard encoder shared by every Wrap: EncodeAll is
+// safe for concurrent use, and an encoder is costly to set up. Empty
+// blocks become empty frames, as libzstd writes them.
+var zstdEncoder = sync.OnceValues(func() (*zstd.Encoder, error) {
+	return zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1), zstd.WithZeroFrames(true),
+		zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithWindowSize(1<<20))
+})
+
+func compress(data []byte, c Container) ([]byte, error) {
+	bs := c.BlockSize
+	if bs == 0 {
+		bs = DefaultBlockSize
+	}
+	if bs < 0 || int64(bs) > 1<<31-1 {
+		return nil, errors.New("gdfile: BlockSize " + strconv.Itoa(bs) + " is out of range")
+	}
+	if int64(len(data)) > 1<<32-1 {
+		return nil, fail("compressed file", 0, ErrTooLarge, "a compressed file holds less than 4 GiB")
+	}
+	var comp func(dst, src []byte) ([]byte, error)
+	switch c.Compression {
+	case FastLZ:
+		comp = func(dst, src []byte) ([]byte, error) {
+			if len(src) < lzMinInput {
+				var pad [lzMinInput]byte
+				copy(pad[:], src)
+				src = pad[:]
+			}
+			return fastlzCompress(dst, src), nil
+		}
+	case Deflate:
+		comp = func(dst, src []byte) ([]byte, error) {
+			buf := bytes.NewBuffer(dst)
+			w := zlib.NewWriter(buf)
+			w.Write(src)
+			err := w.Close()
+			return buf.Bytes(), err
+		}
+	case Gzip:
+		comp = func(dst, src []byte) ([]byte, error) {
+			buf := bytes.NewBuffer(dst)
+			w := gzip.NewWriter(buf)
+			w.OS = 3 // Unix, as the engine's zlib writes
+			w.Write(src)
+			err := w.Close()
+			return buf.Bytes(), err
+		}
+	case Zstd:
+		enc, err := zstdEncoder()
+		if err != nil {
+			return nil, err
+		}
+		comp = func(dst, src []byte) ([]byte, error) { return enc.EncodeAll(src, dst), nil }
+	case Brotli:
+		return nil, fail("compressed file", 0, ErrUnsupported, "Brotli is read-only: the engine cannot write it either")
+	default:
+		return nil, fail("compressed file", 0, ErrUnsupported, "compression mode "+strconv.FormatUint(uint64(c.Compression), 10))
+	}
+
+	nblocks := len(data)/bs + 1
+	out := make([]byte, compressedHeader+4*nblocks, compressedHeader+4*nblocks+len(data)/2+64)
+	copy(out, magicCompressed)
+	binary.LittleEndian.PutUint32(out[4:], uint32(c.Compression))
+	binary.LittleEndian.PutUint32(out[8:], uint32(bs))
+	binary.LittleEndian.PutUint32(out[12:], uint32(len(data)))
+	for i := range nblocks {
+		block := data[i*bs : min((i+1)*bs, len(data))]
+		start := len(out)
+		var err error
+		if out, err = comp(out, block); err != nil {
+			return nil, err
+		}
+		binary.LittleEndian.PutUint32(out[compressedHeader+4*i:], uint32(len(out)-start))
+	}
+	return append(out, magicCompressed...), nil
+}
