@@ -1,0 +1,330 @@
+package gdvar
+
+import (
+	"reflect"
+	"unsafe"
+
+	"github.com/gdvar/gdvar/variant"
+	"github.com/gdvar/gdvar/wire"
+)
+
+var mapStringAnyType = reflect.TypeFor[map[string]any]()
+
+// natural decodes the Variant at off into what an `any` receives (see
+// the package documentation): plain Go values straight from the bytes,
+// and what has none (typed containers, Dictionaries with other keys, most
+// model types) through package variant.
+func (d *decodeState) natural(off, depth int) (any, int, error) {
+	h, wt, err := d.head(off, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	switch wt {
+	case variant.TypeNil:
+		return nil, off + 4, nil
+	case variant.TypeBool:
+		v, next, err := d.boolAt(off)
+		if err != nil {
+			return nil, 0, err
+		}
+		return v, next, nil
+	case variant.TypeInt:
+		v, next, err := d.intAt(off, h)
+		if err != nil {
+			return nil, 0, err
+		}
+		return v, next, nil
+	case variant.TypeFloat:
+		v, next, err := d.floatAt(off, h)
+		if err != nil {
+			return nil, 0, err
+		}
+		return v, next, nil
+	case variant.TypeString:
+		if raw, next, ok := d.quickStr(off + 4); ok && plainASCII(raw) {
+			return string(raw), next, nil
+		}
+		s, next, err := d.str(off+4, wt)
+		if err != nil {
+			return nil, 0, err
+		}
+		return string(s), next, nil
+	case variant.TypeArray:
+		if d.fam == variant.Godot3 || h>>wire.ArrayTypeShift&wire.KindMask == 0 {
+			return d.naturalArray(off, depth)
+		}
+	case variant.TypeDictionary:
+		if d.fam == variant.Godot3 || h>>wire.DictKeyTypeShift&0xF == 0 {
+			return d.naturalDictionary(off, depth)
+		}
+	case variant.TypeVector2, variant.TypeVector3:
+		var c [3]float64
+		next, err := d.reals(off, h, wt, c[:realCount[wt]])
+		if err != nil {
+			return nil, 0, err
+		}
+		if wt == variant.TypeVector2 {
+			return variant.Vector2{X: c[0], Y: c[1]}, next, nil
+		}
+		return variant.Vector3{X: c[0], Y: c[1], Z: c[2]}, next, nil
+	case variant.TypeVector2i, variant.TypeVector3i, variant.TypeColor:
+		var c [4]uint32
+		n := intCount[wt]
+		if wt == variant.TypeColor {
+			n = 4
+		}
+		if rem := len(d.b) - off - 4; rem < 4*n {
+			return nil, 0, d.short(off, wt, 4*n, rem)
+		}
+		for i := range n {
+			c[i] = wire.U32(d.b[off+4+4*i:])
+		}
+		next := off + 4 + 4*n
+		switch wt {
+		case variant.TypeVector2i:
+			return variant.Vector2i{X: int32(c[0]), Y: int32(c[1])}, next, nil
+		case variant.TypeVector3i:
+			return variant.Vector3i{X: int32(c[0]), Y: int32(c[1]), Z: int32(c[2])}, next, nil
+		}
+		return *(*variant.Color)(unsafe.Pointer(&c)), next, nil
+	default:
+		if dec := naturalPacked[wt]; dec != nil {
+			return dec(d, off, h)
+		}
+	}
+	v, next, err := d.subValue(off, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	return natural(v), next, nil
+}
+
+// reals reads the components of a real math value whose header h is at
+// off, as package variant reads them.
+func (d *decodeState) reals(off int, h uint32, t variant.Type, dst []float64) (int, error) {
+	q := off + 4
+	rem := len(d.b) - q
+	if h&wire.Flag64 != 0 && d.fam == variant.Godot4 {
+		if rem < 8*len(dst) {
+			return 0, d.short(off, t, 8*len(dst), rem)
+		}
+		for i := range dst {
+			dst[i] = wire.F64(d.b[q+8*i:])
+		}
+		return q + 8*len(dst), nil
+	}
+	if rem < 4*len(dst) {
+		return 0, d.short(off, t, 4*len(dst), rem)
+	}
+	for i := range dst {
+		dst[i] = float64(wire.F32(d.b[q+4*i:]))
+	}
+	return q + 4*len(dst), nil
+}
+
+// naturalPacked decodes each packed array type into its natural Go slice.
+var naturalPacked = func() (m [variant.TypeCount]func(d *decodeState, off int, h uint32) (any, int, error)) {
+	m[variant.TypePackedByteArray] = naturalSlice[byte](variant.TypePackedByteArray)
+	m[variant.TypePackedInt32Array] = naturalSlice[int32](variant.TypePackedInt32Array)
+	m[variant.TypePackedInt64Array] = naturalSlice[int64](variant.TypePackedInt64Array)
+	m[variant.TypePackedFloat32Array] = naturalSlice[float32](variant.TypePackedFloat32Array)
+	m[variant.TypePackedFloat64Array] = naturalSlice[float64](variant.TypePackedFloat64Array)
+	m[variant.TypePackedStringArray] = naturalSlice[string](variant.TypePackedStringArray)
+	m[variant.TypePackedVector2Array] = naturalSlice[variant.Vector2](variant.TypePackedVector2Array)
+	m[variant.TypePackedVector3Array] = naturalSlice[variant.Vector3](variant.TypePackedVector3Array)
+	m[variant.TypePackedColorArray] = naturalSlice[variant.Color](variant.TypePackedColorArray)
+	m[variant.TypePackedVector4Array] = naturalSlice[variant.Vector4](variant.TypePackedVector4Array)
+	return m
+}()
+
+func naturalSlice[T any](pt variant.Type) func(d *decodeState, off int, h uint32) (any, int, error) {
+	dec := packedDecoder(pt)
+	return func(d *decodeState, off int, h uint32) (any, int, error) {
+		var s []T
+		next, err := dec(d, off, h, unsafe.Pointer(&s))
+		if err != nil {
+			return nil, 0, err
+		}
+		return s, next, nil
+	}
+}
+
+// naturalArray decodes an untyped Array at off into []any.
+func (d *decodeState) naturalArray(off, depth int) (any, int, error) {
+	t := variant.TypeArray
+	q := off + 4
+	if rem := len(d.b) - q; rem < 4 {
+		return nil, 0, d.short(off, t, 4, rem)
+	}
+	n := int(wire.U32(d.b[q:]) & wire.CountMask)
+	if err := d.take(off, t, int64(n)); err != nil {
+		return nil, 0, err
+	}
+	q += 4
+	out := make([]any, 0, min(n, max(len(d.b)-q, 0)/4))
+	for i := range n {
+		v, next, err := d.natural(q, depth+1)
+		if err != nil {
+			return nil, 0, prefix(err, indexSeg(i), indexSeg(i))
+		}
+		out = append(out, v)
+		q = next
+	}
+	return out, q, nil
+}
+
+// naturalDictionary decodes an untyped Dictionary at off into
+// map[string]any, or when a key is neither a String nor a StringName into
+// the *variant.Dictionary package variant makes of it.
+func (d *decodeState) naturalDictionary(off, depth int) (any, int, error) {
+	t := variant.TypeDictionary
+	elements := d.elements
+	q := off + 4
+	if rem := len(d.b) - q; rem < 4 {
+		return nil, 0, d.short(off, t, 4, rem)
+	}
+	n := int(wire.U32(d.b[q:]) & wire.CountMask)
+	if err := d.take(off, t, int64(n)); err != nil {
+		return nil, 0, err
+	}
+	q += 4
+	m := make(map[string]any, min(n, max(len(d.b)-q, 0)/8))
+	next, other, err := d.naturalEntries(q, n, depth, m, nil)
+	if err != nil {
+		return nil, 0, err
+	}
+	if other {
+		d.elements = elements
+		v, next, err := d.subValue(off, depth)
+		if err != nil {
+			return nil, 0, err
+		}
+		return natural(v), next, nil
+	}
+	return m, next, nil
+}
+
+// naturalEntries decodes the n entries of an untyped Dictionary at q into
+// m. At a key that is neither a String nor a StringName it stops and
+// reports other, or with a target type fails.
+func (d *decodeState) naturalEntries(q, n, depth int, m map[string]any, target reflect.Type) (int, bool, error) {
+	for i := range n {
+		keyOff := q
+		_, kwt, err := d.head(q, depth+1)
+		if err != nil {
+			return 0, false, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+		}
+		if kwt != variant.TypeString && kwt != variant.TypeStringName {
+			if target == nil {
+				return 0, true, nil
+			}
+			return 0, false, prefix(d.mismatch(keyOff, kwt, target.Key()), keyIndexSeg(i), keyIndexSeg(i))
+		}
+		s, next, err := d.str(q+4, kwt)
+		if err != nil {
+			return 0, false, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+		}
+		key := d.intern(s)
+		v, next, err := d.natural(next, depth+1)
+		if err != nil {
+			k := variant.Value(variant.String(key))
+			if kwt == variant.TypeStringName {
+				k = variant.StringName(key)
+			}
+			return 0, false, prefix(err, keySeg(variant.String(key)), keySeg(k))
+		}
+		m[key] = v
+		q = next
+	}
+	return q, false, nil
+}
+
+// maxInternLen and maxInterned bound the cache of Dictionary key strings.
+const (
+	maxInternLen = 64
+	maxInterned  = 1024
+)
+
+// intern returns b as a string, shared with the earlier keys of the same
+// bytes: one allocation for all the "name" keys of an array of records.
+func (d *decodeState) intern(b []byte) string {
+	if len(b) > maxInternLen {
+		return string(b)
+	}
+	if s, ok := d.keys[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(d.keys) < maxInterned {
+		if d.keys == nil {
+			d.keys = make(map[string]string)
+		}
+		d.keys[s] = s
+	}
+	return s
+}
+
+// natural turns a decoded Value into what Unmarshal stores in an `any`:
+// the natural Go value where there is one (nil, bool, int64, float64,
+// string, []any, map[string]any, []byte, []int32, …), else the model value
+// itself (StringName, NodePath, Vector2, *Object, …). A Dictionary with a
+// key that is neither a String nor a StringName stays a *variant.Dictionary.
+func natural(v variant.Value) any {
+	switch x := v.(type) {
+	case nil:
+		return nil
+	case variant.Bool:
+		return bool(x)
+	case variant.Int:
+		return int64(x)
+	case variant.Float:
+		return float64(x)
+	case variant.String:
+		return string(x)
+	case *variant.Array:
+		out := make([]any, x.Len())
+		for i, e := range x.Values {
+			out[i] = natural(e)
+		}
+		return out
+	case *variant.Dictionary:
+		for k := range x.All() {
+			switch k.(type) {
+			case variant.String, variant.StringName:
+			default:
+				return x
+			}
+		}
+		out := make(map[string]any, x.Len())
+		for k, e := range x.All() {
+			switch k := k.(type) {
+			case variant.String:
+				out[string(k)] = natural(e)
+			case variant.StringName:
+				out[string(k)] = natural(e)
+			}
+		}
+		return out
+	case variant.PackedByteArray:
+		return []byte(x)
+	case variant.PackedInt32Array:
+		return []int32(x)
+	case variant.PackedInt64Array:
+		return []int64(x)
+	case variant.PackedFloat32Array:
+		return []float32(x)
+	case variant.PackedFloat64Array:
+		return []float64(x)
+	case variant.PackedStringArray:
+		return []string(x)
+	case variant.PackedVector2Array:
+		return []variant.Vector2(x)
+	case variant.PackedVector3Array:
+		return []variant.Vector3(x)
+	case variant.PackedColorArray:
+		return []variant.Color(x)
+	case variant.PackedVector4Array:
+		return []variant.Vector4(x)
+	}
+	return v
+}

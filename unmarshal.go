@@ -1,0 +1,1359 @@
+package gdvar
+
+import (
+	"encoding"
+	"math"
+	"reflect"
+	"strconv"
+	"sync"
+	"time"
+	"unsafe"
+
+	"github.com/gdvar/gdvar/variant"
+	"github.com/gdvar/gdvar/wire"
+)
+
+// Unmarshaler is implemented by types that unmarshal themselves: they get
+// the Variant decoded by package variant (nil for Nil). Unmarshal calls
+// the method through a pointer, so a pointer receiver works.
+type Unmarshaler interface {
+	UnmarshalVariant(v variant.Value) error
+}
+
+// decodeState is the state of one Unmarshal call.
+type decodeState struct {
+	m             *DecMode
+	b             []byte
+	fam           variant.Family
+	maxDepth      int
+	allowObjects  bool
+	rejectUnknown bool
+	hops          int
+	maxElements   int64
+	elements      int64 // counted so far, for MaxElements
+	strict        bool
+	keys          map[string]string // Dictionary key strings, interned
+	scratch       sliceHeader
+}
+
+var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
+
+// Unmarshal decodes the Variant at the start of data into the value v
+// points to. Bytes after the value are ignored, as the engine ignores them.
+// v must be a non-nil pointer.
+//
+// Unmarshal accepts and refuses the same bytes as variant.Decode: when the
+// data is malformed, the error wraps the very *variant.Error that
+// variant.Decode reports, whatever the target. Otherwise it fails only
+// when a value does not fit its Go destination (ErrTypeMismatch,
+// ErrOverflow, ErrUnknownField, …). On error the target may have been
+// partly filled.
+//
+// Like encoding/json, Unmarshal fills existing values: a struct keeps the
+// fields the Dictionary does not name, a map keeps its other entries, a
+// slice reuses its backing array, and a pointer already set is followed.
+// Nil sets pointers, interfaces, slices and maps to nil and leaves other
+// values alone.
+func (m *DecMode) Unmarshal(data []byte, v any) error {
+	_, err := m.UnmarshalFirst(data, v)
+	return err
+}
+
+// UnmarshalFirst is Unmarshal that also returns the number of bytes the
+// value used, as variant's Decode does.
+func (m *DecMode) UnmarshalFirst(data []byte, v any) (int, error) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		what := "nil"
+		if v != nil {
+			what = rv.Type().String()
+			if rv.Kind() == reflect.Pointer {
+				what = "nil " + what
+			}
+		}
+		return 0, &Error{Op: "unmarshal", Type: variant.TypeUnknown, GoType: reflect.TypeOf(v), Err: ErrInvalidTarget,
+			Detail: "the target must be a non-nil pointer, not " + what}
+	}
+	o := &m.opts
+	if o.MaxSize > 0 && len(data) > o.MaxSize || o.Strict {
+		// The whole input's checks come first, exactly as variant makes them.
+		if _, _, err := m.vmode.Decode(data); err != nil {
+			if ve, ok := err.(*variant.Error); ok {
+				return 0, wireError("unmarshal", ve)
+			}
+			return 0, err
+		}
+	}
+	c := codecFor(rv.Type().Elem())
+	d := decodeStates.Get().(*decodeState)
+	keys := d.keys
+	clear(keys)
+	*d = decodeState{
+		keys: keys,
+		m:    m, b: data, fam: o.Family, maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements),
+		allowObjects: o.AllowObjects, rejectUnknown: o.RejectUnknownFields, strict: o.Strict,
+	}
+	next, err := c.dec(d, 0, rv.UnsafePointer(), 0)
+	*d = decodeState{keys: d.keys}
+	decodeStates.Put(d)
+	if err != nil {
+		if e, ok := err.(*Error); !ok || !e.wire {
+			// A value that does not fit: if the bytes are malformed
+			// anywhere, that is the error, as for variant.Decode.
+			if _, _, verr := m.vmode.Decode(data); verr != nil {
+				if ve, ok := verr.(*variant.Error); ok {
+					err = wireError("unmarshal", ve)
+				}
+			}
+		}
+		return 0, finish(err)
+	}
+	return min(next, len(data)), nil
+}
+
+// mismatch reports a Variant of type t that cannot go into Go type gt.
+func (d *decodeState) mismatch(off int, t variant.Type, gt reflect.Type) error {
+	return &Error{Op: "unmarshal", Offset: off, Type: t, GoType: gt, Err: ErrTypeMismatch, fam: d.fam,
+		Detail: "cannot unmarshal " + typeName(d.fam, t) + " into " + gt.String()}
+}
+
+func (d *decodeState) semErr(off int, t variant.Type, gt reflect.Type, err error, detail string) error {
+	return &Error{Op: "unmarshal", Offset: off, Type: t, GoType: gt, Err: err, Detail: detail, fam: d.fam}
+}
+
+func decUnsupported(t reflect.Type) decFunc {
+	return func(d *decodeState, off int, _ unsafe.Pointer, depth int) (int, error) {
+		_, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		return 0, d.semErr(off, wt, t, ErrUnsupportedType, "cannot unmarshal into "+t.String())
+	}
+}
+
+func decBool(t reflect.Type) decFunc {
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		_, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		switch wt {
+		case variant.TypeBool:
+			v, next, err := d.boolAt(off)
+			if err != nil {
+				return 0, err
+			}
+			*(*bool)(p) = v
+			return next, nil
+		case variant.TypeNil:
+			return off + 4, nil
+		}
+		return 0, d.mismatch(off, wt, t)
+	}
+}
+
+func decInt(t reflect.Type) decFunc {
+	size := t.Size()
+	bits := 8 * size
+	var lo, hi int64
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		lo, hi = -1<<(bits-1), 1<<(bits-1)-1
+	default:
+		lo, hi = 0, math.MaxInt64
+		if bits < 64 {
+			hi = 1<<bits - 1
+		}
+	}
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, ok := d.quickHead(off, depth)
+		wt := variant.Type(uint8(h))
+		if !ok {
+			var err error
+			if h, wt, err = d.headSlow(off, depth); err != nil {
+				return 0, err
+			}
+		}
+		if wt != variant.TypeInt {
+			if wt == variant.TypeNil {
+				return off + 4, nil
+			}
+			return 0, d.mismatch(off, wt, t)
+		}
+		v, next, err := d.intAt(off, h)
+		if err != nil {
+			return 0, err
+		}
+		if v < lo || v > hi {
+			return 0, d.semErr(off, wt, t, ErrOverflow, "int "+strconv.FormatInt(v, 10)+" does not fit "+t.String())
+		}
+		switch size {
+		case 1:
+			*(*int8)(p) = int8(v)
+		case 2:
+			*(*int16)(p) = int16(v)
+		case 4:
+			*(*int32)(p) = int32(v)
+		default:
+			*(*int64)(p) = v
+		}
+		return next, nil
+	}
+}
+
+func decFloat(t reflect.Type) decFunc {
+	f32 := t.Kind() == reflect.Float32
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, ok := d.quickHead(off, depth)
+		wt := variant.Type(uint8(h))
+		if !ok {
+			var err error
+			if h, wt, err = d.headSlow(off, depth); err != nil {
+				return 0, err
+			}
+		}
+		var f float64
+		var next int
+		var err error
+		switch wt {
+		case variant.TypeFloat:
+			f, next, err = d.floatAt(off, h)
+		case variant.TypeInt:
+			var i int64
+			i, next, err = d.intAt(off, h)
+			f = float64(i)
+		case variant.TypeNil:
+			return off + 4, nil
+		default:
+			return 0, d.mismatch(off, wt, t)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if !f32 {
+			*(*float64)(p) = f
+			return next, nil
+		}
+		if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
+			return 0, d.semErr(off, wt, t, ErrOverflow, typeName(d.fam, wt)+" "+strconv.FormatFloat(f, 'g', -1, 64)+" does not fit "+t.String())
+		}
+		*(*float32)(p) = float32(f)
+		return next, nil
+	}
+}
+
+func decString(t reflect.Type) decFunc {
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, ok := d.quickHead(off, depth)
+		wt := variant.Type(uint8(h))
+		if !ok {
+			var err error
+			if h, wt, err = d.headSlow(off, depth); err != nil {
+				return 0, err
+			}
+		}
+		switch wt {
+		case variant.TypeString, variant.TypeStringName:
+			if raw, next, ok := d.quickStr(off + 4); ok && plainASCII(raw) {
+				*(*string)(p) = string(raw)
+				return next, nil
+			}
+			s, next, err := d.str(off+4, wt)
+			if err != nil {
+				return 0, err
+			}
+			*(*string)(p) = string(s)
+			return next, nil
+		case variant.TypeNil:
+			return off + 4, nil
+		}
+		return 0, d.mismatch(off, wt, t)
+	}
+}
+
+// decTime reads a time.Time from a float or int (seconds since the Unix
+// epoch, as Godot's Time singleton counts them) or from a String in RFC
+// 3339 or Godot's "YYYY-MM-DDTHH:MM:SS" form (UTC). The result is in UTC
+// unless the text names a zone.
+func decTime(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+	h, wt, err := d.head(off, depth)
+	if err != nil {
+		return 0, err
+	}
+	var tm time.Time
+	var next int
+	switch wt {
+	case variant.TypeFloat:
+		var f float64
+		if f, next, err = d.floatAt(off, h); err != nil {
+			return 0, err
+		}
+		if f != f || math.Abs(f) > 1<<62 {
+			return 0, d.semErr(off, wt, timeType, ErrOverflow, "float "+strconv.FormatFloat(f, 'g', -1, 64)+" is no time")
+		}
+		sec := math.Floor(f)
+		ns := math.Round((f - sec) * 1e9)
+		if ns >= 1e9 {
+			sec, ns = sec+1, ns-1e9
+		}
+		tm = time.Unix(int64(sec), int64(ns)).UTC()
+	case variant.TypeInt:
+		var i int64
+		if i, next, err = d.intAt(off, h); err != nil {
+			return 0, err
+		}
+		tm = time.Unix(i, 0).UTC()
+	case variant.TypeString, variant.TypeStringName:
+		var s []byte
+		if s, next, err = d.str(off+4, wt); err != nil {
+			return 0, err
+		}
+		var perr error
+		if tm, perr = parseTime(string(s)); perr != nil {
+			return 0, d.semErr(off, wt, timeType, perr, "cannot unmarshal "+typeName(d.fam, wt)+" into time.Time")
+		}
+	case variant.TypeNil:
+		return off + 4, nil
+	default:
+		return 0, d.mismatch(off, wt, timeType)
+	}
+	*(*time.Time)(p) = tm
+	return next, nil
+}
+
+// timeLayouts are the text forms a time is read from: RFC 3339 and the
+// forms of Godot's Time.get_datetime_string_from_*().
+var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"}
+
+func parseTime(s string) (time.Time, error) {
+	for _, layout := range timeLayouts[1:] {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, nil
+		}
+	}
+	return time.Parse(timeLayouts[0], s)
+}
+
+func decUnmarshaler(t reflect.Type) decFunc {
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		v, next, err := d.subValue(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		if err := reflect.NewAt(t, p).Interface().(Unmarshaler).UnmarshalVariant(v); err != nil {
+			return 0, d.semErr(off, variant.TypeOf(v), t, err, "UnmarshalVariant of "+t.String())
+		}
+		return next, nil
+	}
+}
+
+func decTextUnmarshaler(t reflect.Type) decFunc {
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		_, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		switch wt {
+		case variant.TypeString, variant.TypeStringName:
+			s, next, err := d.str(off+4, wt)
+			if err != nil {
+				return 0, err
+			}
+			if err := reflect.NewAt(t, p).Interface().(encoding.TextUnmarshaler).UnmarshalText(s); err != nil {
+				return 0, d.semErr(off, wt, t, err, "UnmarshalText of "+t.String())
+			}
+			return next, nil
+		case variant.TypeNil:
+			return off + 4, nil
+		}
+		return 0, d.mismatch(off, wt, t)
+	}
+}
+
+func (bd *builder) modelDecoder(c *codec, vt variant.Type) {
+	t := c.typ
+	if l, ok := mathLayouts[vt]; ok {
+		switch vt {
+		case variant.TypeVector2i, variant.TypeRect2i, variant.TypeVector3i, variant.TypeVector4i, variant.TypeColor:
+			c.dec = decInt32s(t, l)
+		default:
+			c.dec = decReals(t, l)
+		}
+		return
+	}
+	switch vt {
+	case variant.TypeStringName:
+		c.dec = decString(t)
+		return
+	case variant.TypePackedByteArray, variant.TypePackedInt32Array, variant.TypePackedInt64Array,
+		variant.TypePackedFloat32Array, variant.TypePackedFloat64Array, variant.TypePackedStringArray,
+		variant.TypePackedVector2Array, variant.TypePackedVector3Array, variant.TypePackedColorArray,
+		variant.TypePackedVector4Array:
+		bd.sliceDecoder(c)
+		return
+	}
+	c.dec = func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		v, next, err := d.subValue(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		return next, d.assign(off, t, p, v)
+	}
+}
+
+// assign stores a decoded model Value into a Go value of model type t.
+func (d *decodeState) assign(off int, t reflect.Type, p unsafe.Pointer, v variant.Value) error {
+	target := reflect.NewAt(t, p).Elem()
+	if v == nil {
+		if t.Kind() == reflect.Pointer {
+			target.SetZero()
+		}
+		return nil
+	}
+	rv := reflect.ValueOf(v)
+	switch rv.Type() {
+	case t:
+		target.Set(rv)
+	case reflect.PointerTo(t):
+		target.Set(rv.Elem())
+	default:
+		return d.mismatch(off, variant.TypeOf(v), t)
+	}
+	return nil
+}
+
+func decReals(t reflect.Type, l *mathLayout) decFunc {
+	n := len(l.offs)
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, ok := d.quickHead(off, depth)
+		wt := variant.Type(uint8(h))
+		if !ok {
+			var err error
+			if h, wt, err = d.headSlow(off, depth); err != nil {
+				return 0, err
+			}
+		}
+		if wt != l.t {
+			if wt == variant.TypeNil {
+				return off + 4, nil
+			}
+			return 0, d.mismatch(off, wt, t)
+		}
+		q := off + 4
+		rem := len(d.b) - q
+		if h&wire.Flag64 != 0 && d.fam == variant.Godot4 {
+			if rem < 8*n {
+				return 0, d.short(off, wt, 8*n, rem)
+			}
+			src := d.b[q : q+8*n]
+			for i, o := range l.offs {
+				*(*float64)(unsafe.Add(p, o)) = wire.F64(src[8*i:])
+			}
+			return q + 8*n, nil
+		}
+		if rem < 4*n {
+			return 0, d.short(off, wt, 4*n, rem)
+		}
+		src := d.b[q : q+4*n]
+		for i, o := range l.offs {
+			*(*float64)(unsafe.Add(p, o)) = float64(wire.F32(src[4*i:]))
+		}
+		return q + 4*n, nil
+	}
+}
+
+// decInt32s reads integer vectors, and Color (float32 components copied as
+// bits).
+func decInt32s(t reflect.Type, l *mathLayout) decFunc {
+	n := len(l.offs)
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		_, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		if wt != l.t {
+			if wt == variant.TypeNil {
+				return off + 4, nil
+			}
+			return 0, d.mismatch(off, wt, t)
+		}
+		q := off + 4
+		if rem := len(d.b) - q; rem < 4*n {
+			return 0, d.short(off, wt, 4*n, rem)
+		}
+		src := d.b[q : q+4*n]
+		for i, o := range l.offs {
+			*(*uint32)(unsafe.Add(p, o)) = wire.U32(src[4*i:])
+		}
+		return q + 4*n, nil
+	}
+}
+
+func decPointer(t reflect.Type, ec *codec) decFunc {
+	et := t.Elem()
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		_, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		slot := (*unsafe.Pointer)(p)
+		if wt == variant.TypeNil {
+			*slot = nil
+			return off + 4, nil
+		}
+		d.hops++
+		if d.hops > maxHops {
+			return 0, d.semErr(off, wt, t, ErrUnsupportedType, "a cycle of pointers or interfaces")
+		}
+		if *slot == nil {
+			*slot = reflect.New(et).UnsafePointer()
+		}
+		next, err := ec.dec(d, off, *slot, depth)
+		d.hops--
+		return next, err
+	}
+}
+
+func decInterface(t reflect.Type) decFunc {
+	if t == valueType {
+		return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+			v, next, err := d.subValue(off, depth)
+			if err != nil {
+				return 0, err
+			}
+			*(*variant.Value)(p) = v
+			return next, nil
+		}
+	}
+	if t.NumMethod() == 0 {
+		return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+			cur := (*any)(p)
+			if *cur != nil {
+				if rv := reflect.ValueOf(*cur); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+					_, wt, err := d.head(off, depth)
+					if err != nil {
+						return 0, err
+					}
+					if wt != variant.TypeNil {
+						return d.into(rv, off, depth)
+					}
+				}
+			}
+			v, next, err := d.natural(off, depth)
+			if err != nil {
+				return 0, err
+			}
+			*cur = v
+			return next, nil
+		}
+	}
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		iv := reflect.NewAt(t, p).Elem()
+		_, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		if wt == variant.TypeNil {
+			iv.SetZero()
+			return off + 4, nil
+		}
+		if !iv.IsNil() {
+			if e := iv.Elem(); e.Kind() == reflect.Pointer && !e.IsNil() {
+				return d.into(e, off, depth)
+			}
+		}
+		return 0, d.mismatch(off, wt, t)
+	}
+}
+
+// into decodes into the value ptr points to.
+func (d *decodeState) into(ptr reflect.Value, off, depth int) (int, error) {
+	d.hops++
+	if d.hops > maxHops {
+		return 0, d.semErr(off, variant.TypeUnknown, ptr.Type(), ErrUnsupportedType, "a cycle of pointers or interfaces")
+	}
+	next, err := codecFor(ptr.Type().Elem()).dec(d, off, ptr.UnsafePointer(), depth)
+	d.hops--
+	return next, err
+}
+
+func isPacked(t variant.Type) bool {
+	return t >= variant.TypePackedByteArray && t <= variant.TypePackedVector4Array
+}
+
+// synthModes encode Values that a typed container converted, to be decoded
+// again into Go values: full precision, objects allowed.
+var synthModes = func() map[variant.Family]*variant.EncMode {
+	m4, _ := variant.EncOptions{Family: variant.Godot4, Precision: variant.Double, FullObjects: true, MaxDepth: 1 << 16}.EncMode()
+	m3, _ := variant.EncOptions{Family: variant.Godot3, FullObjects: true, MaxDepth: 1 << 16}.EncMode()
+	return map[variant.Family]*variant.EncMode{variant.Godot4: m4, variant.Godot3: m3}
+}()
+
+// fromValue decodes a Value that is not in the input (an element a typed
+// container converted, a packed array read as an Array) into the Go value
+// at p of codec c; errors are placed at off.
+func (d *decodeState) fromValue(c *codec, v variant.Value, off int, p unsafe.Pointer) error {
+	buf, err := synthModes[d.fam].Encode(v)
+	if err != nil {
+		return d.mismatch(off, variant.TypeOf(v), c.typ)
+	}
+	sub := &decodeState{m: d.m, b: buf, fam: d.fam, maxDepth: 1 << 16, allowObjects: d.allowObjects,
+		rejectUnknown: d.rejectUnknown, strict: d.strict}
+	if _, err := c.dec(sub, 0, p, 0); err != nil {
+		if e, ok := err.(*Error); ok {
+			e.Offset = off
+			if ve, ok := e.Err.(*variant.Error); ok && e.wire {
+				ve.Offset = off
+			}
+		}
+		return err
+	}
+	return nil
+}
+
+// conformed applies a typed container's rule to one of its elements that
+// is not of its type, through package variant: the container's header and
+// type data are d.b[off:p], the element (or, for a Dictionary, the key) is
+// d.b[q:next], nested depth+1 deep. It returns the element as the engine
+// converts it, or false when the engine drops it. Only the element is
+// decoded again, so the work stays linear in the input.
+func (d *decodeState) conformed(off, p, q, next, depth int, dict bool) (variant.Value, bool, error) {
+	next = min(next, len(d.b))
+	buf := make([]byte, 0, p-off+next-q+8)
+	buf = append(buf, d.b[off:p]...)
+	buf = wire.AppendU32(buf, 1)
+	buf = append(buf, d.b[q:next]...)
+	if dict {
+		buf = wire.AppendU32(buf, 0) // a Nil value
+	}
+	v, _, err := d.m.variantAt(max(d.maxDepth-depth, 1)).Decode(buf)
+	if err != nil {
+		return nil, false, d.semErr(q, variant.TypeUnknown, nil, ErrTypeMismatch, "typed container element: "+err.Error())
+	}
+	switch x := v.(type) {
+	case *variant.Array:
+		if x.Len() == 1 {
+			return x.Values[0], true, nil
+		}
+	case *variant.Dictionary:
+		if x.Len() == 1 {
+			return x.Entries()[0].Key, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+func (bd *builder) sliceDecoder(c *codec) {
+	t := c.typ
+	elems := decElems(c, bd.get(t.Elem()))
+	pt, packed := packedOf(t.Elem())
+	var exact func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error)
+	if packed {
+		exact = packedDecoder(pt)
+	}
+	c.dec = func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case wt == variant.TypeArray:
+			return elems(d, off, h, p, -1, depth)
+		case packed && wt == pt:
+			return exact(d, off, h, p)
+		case wt == variant.TypeNil:
+			*(*sliceHeader)(p) = sliceHeader{}
+			return off + 4, nil
+		case isPacked(wt):
+			return d.fromPacked(c, off, p, depth)
+		}
+		return 0, d.mismatch(off, wt, t)
+	}
+}
+
+// fromPacked decodes a packed array into a Go slice or array of elements
+// of another type, element by element.
+func (d *decodeState) fromPacked(c *codec, off int, p unsafe.Pointer, depth int) (int, error) {
+	v, next, err := d.subValue(off, depth)
+	if err != nil {
+		return 0, err
+	}
+	if err := d.fromValue(c, packedToArray(v), off, p); err != nil {
+		return 0, err
+	}
+	return next, nil
+}
+
+// resize returns the slice at p with length n, reusing its array when it
+// has room.
+func resize[T any](p unsafe.Pointer, n int) []T {
+	s := (*[]T)(p)
+	if cap(*s) >= n && *s != nil {
+		*s = (*s)[:n]
+	} else {
+		*s = make([]T, n)
+	}
+	return *s
+}
+
+// packedDecoder returns the decoder of packed arrays of type pt into the
+// Go slices that are their natural form.
+func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
+	switch pt {
+	case variant.TypePackedByteArray:
+		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+			n, err := d.count(off, off+4, pt, 1)
+			if err != nil {
+				return 0, err
+			}
+			copy(resize[byte](p, n), d.b[off+8:])
+			return off + 8 + n + wire.Pad4(n), nil
+		}
+	case variant.TypePackedInt32Array:
+		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+			n, err := d.count(off, off+4, pt, 4)
+			if err != nil {
+				return 0, err
+			}
+			wire.Int32s(resize[int32](p, n), d.b[off+8:])
+			return off + 8 + 4*n, nil
+		}
+	case variant.TypePackedInt64Array:
+		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+			n, err := d.count(off, off+4, pt, 8)
+			if err != nil {
+				return 0, err
+			}
+			wire.Int64s(resize[int64](p, n), d.b[off+8:])
+			return off + 8 + 8*n, nil
+		}
+	case variant.TypePackedFloat32Array:
+		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+			n, err := d.count(off, off+4, pt, 4)
+			if err != nil {
+				return 0, err
+			}
+			wire.Float32s(resize[float32](p, n), d.b[off+8:])
+			return off + 8 + 4*n, nil
+		}
+	case variant.TypePackedFloat64Array:
+		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+			n, err := d.count(off, off+4, pt, 8)
+			if err != nil {
+				return 0, err
+			}
+			wire.Float64s(resize[float64](p, n), d.b[off+8:])
+			return off + 8 + 8*n, nil
+		}
+	case variant.TypePackedColorArray:
+		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+			n, err := d.count(off, off+4, pt, 16)
+			if err != nil {
+				return 0, err
+			}
+			s := resize[variant.Color](p, n)
+			if n > 0 {
+				wire.Float32s(unsafe.Slice(&s[0].R, 4*n), d.b[off+8:])
+			}
+			return off + 8 + 16*n, nil
+		}
+	case variant.TypePackedStringArray:
+		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+			q := off + 4
+			if rem := len(d.b) - q; rem < 4 {
+				return 0, d.short(off, pt, 4, rem)
+			}
+			n := int64(int32(wire.U32(d.b[q:])))
+			q += 4
+			if n > 0 {
+				if err := d.take(off, pt, n); err != nil {
+					return 0, err
+				}
+			}
+			s := (*[]string)(p)
+			out := (*s)[:0]
+			if out == nil {
+				out = make([]string, 0, max(min(n, int64(max(len(d.b)-q, 0)/4)), 0))
+			}
+			for i := int64(0); i < n; i++ {
+				v, next, err := d.str(q, pt)
+				if err != nil {
+					return 0, prefix(err, indexSeg(int(i)), indexSeg(int(i)))
+				}
+				out = append(out, string(v))
+				q = next
+			}
+			*s = out
+			return q, nil
+		}
+	case variant.TypePackedVector2Array:
+		return packedReals[variant.Vector2](pt)
+	case variant.TypePackedVector3Array:
+		return packedReals[variant.Vector3](pt)
+	case variant.TypePackedVector4Array:
+		return packedReals[variant.Vector4](pt)
+	}
+	return nil
+}
+
+// packedReals decodes a packed array of real vectors into a slice of V.
+func packedReals[V variant.Vector2 | variant.Vector3 | variant.Vector4](pt variant.Type) func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
+	comps := packedComps[pt]
+	return func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
+		size := 4
+		wide := h&wire.Flag64 != 0 && d.fam == variant.Godot4
+		if wide {
+			size = 8
+		}
+		n, err := d.count(off, off+4, pt, comps*size)
+		if err != nil {
+			return 0, err
+		}
+		s := resize[V](p, n)
+		if n == 0 {
+			return off + 8, nil
+		}
+		dst := unsafe.Slice((*float64)(unsafe.Pointer(&s[0])), comps*n)
+		src := d.b[off+8:]
+		if wide {
+			wire.Float64s(dst, src)
+		} else {
+			for i := range dst {
+				dst[i] = float64(wire.F32(src[4*i:]))
+			}
+		}
+		return off + 8 + comps*size*n, nil
+	}
+}
+
+// decElems returns the decoder of an Array (header h at off) into a slice
+// (fixed < 0) or into a Go array of fixed elements, at p.
+func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Pointer, fixed, depth int) (int, error) {
+	t := c.typ
+	esize := ec.size
+	return func(d *decodeState, off int, h uint32, p unsafe.Pointer, fixed, depth int) (int, error) {
+		q := off + 4
+		var ct variant.ContainerType
+		if kind := h >> wire.ArrayTypeShift & wire.KindMask; d.fam == variant.Godot4 && kind != 0 {
+			var err error
+			if ct, q, err = d.containerType(off, q, kind, variant.TypeArray); err != nil {
+				return 0, err
+			}
+		}
+		if rem := len(d.b) - q; rem < 4 {
+			return 0, d.short(off, variant.TypeArray, 4, rem)
+		}
+		n := int(wire.U32(d.b[q:]) & wire.CountMask)
+		if err := d.take(off, variant.TypeArray, int64(n)); err != nil {
+			return 0, err
+		}
+		countAt := q
+		q += 4
+		typed := ct.IsTyped()
+
+		var base unsafe.Pointer // the elements being filled
+		capN := fixed
+		if fixed >= 0 {
+			reflect.NewAt(t, p).Elem().SetZero()
+			base = p
+		} else {
+			// No count reserves more than the bytes left could hold (4
+			// bytes an element at least).
+			want := min(n, max(len(d.b)-q, 0)/4)
+			if cur := (*sliceHeader)(p); cur.Data != nil && cur.Cap >= want {
+				base, capN = cur.Data, cur.Cap
+				d.clearElems(t, ec, base, want)
+			} else {
+				base, capN = reflect.MakeSlice(t, want, want).UnsafePointer(), want
+			}
+		}
+		kept := 0 // elements the Go value receives
+		saved := d.hops
+		d.hops = 0
+		for i := range n {
+			var conv variant.Value
+			converted, next := false, 0
+			if typed {
+				_, wt, err := d.head(q, depth+1)
+				if err != nil {
+					return 0, prefix(err, indexSeg(kept), indexSeg(i))
+				}
+				if !exact(wt, ct) {
+					if next, _, _, err = d.skip(q, depth+1); err != nil {
+						return 0, prefix(err, indexSeg(kept), indexSeg(i))
+					}
+					v, ok, err := d.conformed(off, countAt, q, next, depth, false)
+					if err != nil {
+						return 0, prefix(err, indexSeg(kept), indexSeg(i))
+					}
+					if !ok {
+						q = next // the engine drops what its typed Array refuses
+						continue
+					}
+					conv, converted = v, true
+				}
+			}
+			if kept >= capN {
+				if fixed >= 0 {
+					// More elements than the Go array holds: check
+					// them, then fail.
+					if !converted {
+						var err error
+						if next, _, _, err = d.skip(q, depth+1); err != nil {
+							return 0, prefix(err, indexSeg(kept), indexSeg(i))
+						}
+					}
+					q = next
+					kept++
+					continue
+				}
+				grown := reflect.MakeSlice(t, max(2*capN, 4), max(2*capN, 4))
+				reflect.Copy(grown, reflect.NewAt(t, unsafe.Pointer(&sliceHeader{base, capN, capN})).Elem())
+				base, capN = grown.UnsafePointer(), grown.Len()
+			}
+			ep := unsafe.Add(base, uintptr(kept)*esize)
+			var err error
+			if converted {
+				err = d.fromValue(ec, conv, q, ep)
+			} else {
+				next, err = ec.dec(d, q, ep, depth+1)
+			}
+			if err != nil {
+				return 0, prefix(err, indexSeg(kept), indexSeg(i))
+			}
+			q = next
+			kept++
+		}
+		d.hops = saved
+		if fixed >= 0 {
+			if kept != fixed {
+				return 0, d.semErr(off, variant.TypeArray, t, ErrTypeMismatch,
+					"cannot unmarshal an Array of "+strconv.Itoa(kept)+" elements into "+t.String())
+			}
+			return q, nil
+		}
+		*(*sliceHeader)(p) = sliceHeader{Data: base, Len: kept, Cap: capN}
+		return q, nil
+	}
+}
+
+// clearElems zeroes the first n elements of codec ec at base, in a slice
+// of type t, with the write barriers the garbage collector needs when they
+// hold pointers.
+func (d *decodeState) clearElems(t reflect.Type, ec *codec, base unsafe.Pointer, n int) {
+	if !ec.pointers {
+		clear(unsafe.Slice((*byte)(base), uintptr(n)*ec.size))
+		return
+	}
+	d.scratch = sliceHeader{base, n, n}
+	reflect.NewAt(t, unsafe.Pointer(&d.scratch)).Elem().Clear()
+	d.scratch = sliceHeader{}
+}
+
+func decArray(c, ec *codec) decFunc {
+	t := c.typ
+	n := t.Len()
+	elems := decElems(c, ec)
+	bytesArray := t.Elem().Kind() == reflect.Uint8 && plainKind(t.Elem())
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		switch {
+		case wt == variant.TypeArray:
+			return elems(d, off, h, p, n, depth)
+		case bytesArray && wt == variant.TypePackedByteArray:
+			m, err := d.count(off, off+4, wt, 1)
+			if err != nil {
+				return 0, err
+			}
+			if m != n {
+				return 0, d.semErr(off, wt, t, ErrTypeMismatch,
+					"cannot unmarshal a PackedByteArray of "+strconv.Itoa(m)+" bytes into "+t.String())
+			}
+			copy(unsafe.Slice((*byte)(p), n), d.b[off+8:])
+			return off + 8 + m + wire.Pad4(m), nil
+		case wt == variant.TypeNil:
+			return off + 4, nil
+		case isPacked(wt):
+			return d.fromPacked(c, off, p, depth)
+		}
+		return 0, d.mismatch(off, wt, t)
+	}
+}
+
+// dictHead reads the header of a Dictionary at off (h read already): its
+// key type, its count, and the offsets of the count and the entries.
+func (d *decodeState) dictHead(off int, h uint32) (variant.ContainerType, int, int, error) {
+	t := variant.TypeDictionary
+	q := off + 4
+	var kt variant.ContainerType
+	if d.fam == variant.Godot4 && h>>wire.DictKeyTypeShift&0xF != 0 {
+		var err error
+		if kt, q, err = d.containerType(off, q, h>>wire.DictKeyTypeShift&wire.KindMask, t); err != nil {
+			return kt, 0, 0, err
+		}
+		if _, q, err = d.containerType(off, q, h>>wire.DictValueTypeShift&wire.KindMask, t); err != nil {
+			return kt, 0, 0, err
+		}
+	}
+	if rem := len(d.b) - q; rem < 4 {
+		return kt, 0, 0, d.short(off, t, 4, rem)
+	}
+	n := int(wire.U32(d.b[q:]) & wire.CountMask)
+	if err := d.take(off, t, int64(n)); err != nil {
+		return kt, 0, 0, err
+	}
+	return kt, n, q, nil
+}
+
+// nilable reports whether a Go value of type t can be nil.
+func nilable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice, reflect.Chan, reflect.Func:
+		return true
+	}
+	return false
+}
+
+func keyIndexSeg(i int) string { return "{key " + strconv.Itoa(i) + "}" }
+
+func decMap(c, kc, vc *codec) decFunc {
+	t := c.typ
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, wt, err := d.head(off, depth)
+		if err != nil {
+			return 0, err
+		}
+		if wt != variant.TypeDictionary {
+			if wt == variant.TypeNil {
+				*(*unsafe.Pointer)(p) = nil
+				return off + 4, nil
+			}
+			return 0, d.mismatch(off, wt, t)
+		}
+		kt, n, countAt, err := d.dictHead(off, h)
+		if err != nil {
+			return 0, err
+		}
+		q := countAt + 4
+		if t == mapStringAnyType && !kt.IsTyped() && h>>wire.DictValueTypeShift&wire.KindMask == 0 {
+			m := *(*map[string]any)(p)
+			if m == nil {
+				m = make(map[string]any, min(n, max(len(d.b)-q, 0)/8))
+				*(*map[string]any)(p) = m
+			}
+			next, _, err := d.naturalEntries(q, n, depth, m, t)
+			return next, err
+		}
+		mv := reflect.NewAt(t, p).Elem()
+		if mv.IsNil() {
+			mv.Set(reflect.MakeMapWithSize(t, min(n, max(len(d.b)-q, 0)/8)))
+		}
+		kv := reflect.New(t.Key()).Elem()
+		vv := reflect.New(t.Elem()).Elem()
+		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
+		saved := d.hops
+		d.hops = 0
+		nilKeys := nilable(t.Key())
+		ifaceKeys := t.Key().Kind() == reflect.Interface
+		for i := range n {
+			keyOff := q
+			_, kwt, err := d.head(q, depth+1)
+			if err != nil {
+				return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+			}
+			kv.SetZero()
+			var next int
+			if exact(kwt, kt) {
+				if kwt == variant.TypeNil && !nilKeys {
+					// Not the zero value, which would be a key of its own.
+					return 0, prefix(d.mismatch(q, kwt, t.Key()), keyIndexSeg(i), keyIndexSeg(i))
+				}
+				if next, err = kc.dec(d, q, kp, depth+1); err != nil {
+					return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+				}
+			} else {
+				key, ok, after, err := d.typedKey(off, countAt, q, i, depth)
+				if err != nil {
+					return 0, err
+				}
+				if !ok {
+					q = after // dropped: the engine drops entries whose key it refuses
+					continue
+				}
+				if key == nil && !nilKeys {
+					return 0, prefix(d.mismatch(q, variant.TypeNil, t.Key()), keyIndexSeg(i), keyIndexSeg(i))
+				}
+				if err := d.fromValue(kc, key, q, kp); err != nil {
+					return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+				}
+				next = after
+			}
+			if ifaceKeys && !kv.Comparable() {
+				// A Go map cannot hold a slice or map as a key.
+				return 0, prefix(d.semErr(keyOff, kwt, t, ErrTypeMismatch,
+					"cannot use a "+kv.Elem().Type().String()+" as a key of "+t.String()), keyIndexSeg(i), keyIndexSeg(i))
+			}
+			vv.SetZero()
+			if q, err = vc.dec(d, next, vp, depth+1); err != nil {
+				return 0, prefix(err, goKeySeg(kv), d.keySegAt(keyOff, depth+1))
+			}
+			mv.SetMapIndex(kv, vv)
+		}
+		d.hops = saved
+		return q, nil
+	}
+}
+
+// typedKey reads the i-th key, at q, of a typed Dictionary at off (its
+// count at countAt), nested depth deep, when the key is not of the
+// Dictionary's key type: it returns the key as the engine converts it,
+// and the offset of the entry's value; or false when the engine drops the
+// entry, with the offset after the (checked) value.
+func (d *decodeState) typedKey(off, countAt, q, i, depth int) (variant.Value, bool, int, error) {
+	next, _, _, err := d.skip(q, depth+1)
+	if err != nil {
+		return nil, false, 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+	}
+	if next > len(d.b) {
+		// A key whose final padding is missing: no value can follow.
+		_, _, _, err := d.skip(next, depth+1)
+		return nil, false, 0, prefix(err, keyIndexSeg(i), d.keySegAt(q, depth+1))
+	}
+	key, ok, err := d.conformed(off, countAt, q, next, depth, true)
+	if err != nil {
+		return nil, false, 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+	}
+	if !ok {
+		after, _, _, err := d.skip(next, depth+1)
+		if err != nil {
+			return nil, false, 0, prefix(err, keyIndexSeg(i), d.keySegAt(q, depth+1))
+		}
+		return nil, false, after, nil
+	}
+	return key, true, next, nil
+}
+
+func decStruct(c *codec, info *structInfo) decFunc {
+	t := c.typ
+	fields := info.fields
+	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+		h, ok := d.quickHead(off, depth)
+		wt := variant.Type(uint8(h))
+		if !ok {
+			var err error
+			if h, wt, err = d.headSlow(off, depth); err != nil {
+				return 0, err
+			}
+		}
+		if wt != variant.TypeDictionary {
+			if wt == variant.TypeNil {
+				return off + 4, nil
+			}
+			return 0, d.mismatch(off, wt, t)
+		}
+		kt, n, countAt, err := d.dictHead(off, h)
+		if err != nil {
+			return 0, err
+		}
+		q := countAt + 4
+		guess := 0
+		saved := d.hops
+		d.hops = 0
+		typedKeys := kt.IsTyped()
+		plain := !typedKeys && depth < d.maxDepth
+		for i := 0; i < n; i++ {
+			var f *field
+			var key structKey
+			// The common case first: the key after the last one, stored
+			// exactly as the engine writes it.
+			if plain && guess < len(fields) && fields[guess].clean {
+				if k := fields[guess].key; q+len(k) <= len(d.b) && string(d.b[q:q+len(k)]) == string(k) {
+					f = fields[guess]
+					q += len(k)
+				}
+			}
+			if f == nil {
+				keyOff := q
+				var skip bool
+				if typedKeys {
+					_, kwt, err := d.head(q, depth+1)
+					if err != nil {
+						return 0, prefix(err, "", keyIndexSeg(i))
+					}
+					if !exact(kwt, kt) {
+						k, ok, after, err := d.typedKey(off, countAt, q, i, depth)
+						if err != nil {
+							return 0, err
+						}
+						q = after
+						if !ok {
+							continue // dropped
+						}
+						switch k := k.(type) {
+						case variant.String:
+							key.name = []byte(k)
+						case variant.StringName:
+							key.name, key.stringName = []byte(k), true
+						default:
+							return 0, d.badKey(keyOff, variant.TypeOf(k), t)
+						}
+						key.value = d.keyAt(keyOff, depth+1)
+						if f, q, skip, err = d.field(info, t, key, keyOff, q, depth+1); err != nil {
+							return 0, err
+						}
+						if skip {
+							continue
+						}
+						goto found
+					}
+				}
+				if f, key, q, skip, err = d.structKey(info, t, q, i, depth+1); err != nil {
+					return 0, err
+				}
+				if skip {
+					continue
+				}
+			}
+		found:
+			guess = f.pos + 1
+			if f.fast != 0 && f.steps == nil && depth < d.maxDepth && q+8 <= len(d.b) {
+				if next, ok := d.fastField(f, unsafe.Add(p, f.offset), q); ok {
+					q = next
+					continue
+				}
+			}
+			fp, ok := f.fieldPtrAlloc(p)
+			if !ok {
+				return 0, d.semErr(q, variant.TypeUnknown, t, ErrUnsupportedType,
+					"cannot set the field "+f.name+" through a nil pointer to an unexported embedded struct")
+			}
+			next, err := f.codec.dec(d, q, fp, depth+1)
+			if err != nil {
+				seg := f.varSeg
+				if key.stringName || key.value != nil {
+					seg = key.seg()
+				}
+				return 0, prefix(err, "."+f.name, seg)
+			}
+			q = next
+		}
+		d.hops = saved
+		return q, nil
+	}
+}
+
+// fastField decodes the most common field values in place: an int,
+// float, bool, Vector2 or ASCII String written as the engine writes them.
+// It reports false to leave anything else to the field's codec. The
+// caller checked the depth and that 8 bytes are there. (These types have
+// the same ids in both families.)
+func (d *decodeState) fastField(f *field, fp unsafe.Pointer, q int) (int, bool) {
+	b := d.b
+	h := wire.U32(b[q:])
+	switch f.fast {
+	case fastInt:
+		if h == uint32(variant.TypeInt) {
+			*(*int64)(fp) = int64(int32(wire.U32(b[q+4:])))
+			return q + 8, true
+		}
+	case fastFloat64:
+		if h == uint32(variant.TypeFloat) {
+			*(*float64)(fp) = float64(wire.F32(b[q+4:]))
+			return q + 8, true
+		}
+	case fastBool:
+		if h == uint32(variant.TypeBool) {
+			*(*bool)(fp) = wire.U32(b[q+4:]) != 0
+			return q + 8, true
+		}
+	case fastVector2:
+		if h == uint32(variant.TypeVector2) && q+12 <= len(b) {
+			v := (*variant.Vector2)(fp)
+			v.X, v.Y = float64(wire.F32(b[q+4:])), float64(wire.F32(b[q+8:]))
+			return q + 12, true
+		}
+	case fastString:
+		if h == uint32(variant.TypeString) {
+			if raw, next, ok := d.quickStr(q + 4); ok && plainASCII(raw) {
+				*(*string)(fp) = string(raw)
+				return next, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// structKey is a Dictionary key read for a struct field, as the Variant
+// path needs it.
+type structKey struct {
+	name       []byte
+	stringName bool
+	value      variant.Value // the key as stored, when the engine converted it
+}
+
+func (k structKey) seg() string {
+	switch {
+	case k.value != nil:
+		return keySeg(k.value)
+	case k.stringName:
+		return keySeg(variant.StringName(k.name))
+	}
+	return keySeg(variant.String(k.name))
+}
+
+// keyAt decodes the (checked) key at off again, as stored, for paths.
+func (d *decodeState) keyAt(off, depth int) variant.Value {
+	defer func(n int64) { d.elements = n }(d.elements) // counted already
+	k, _, err := d.subValue(off, depth)
+	if err != nil {
+		return nil
+	}
+	return k
+}
+
+// structKey reads the i-th key of a Dictionary at q for a struct, nested
+// depth deep, and finds its field. It reports skip when the entry is to be
+// left out (an unknown name), with the entry's value checked and next
+// after it.
+func (d *decodeState) structKey(info *structInfo, t reflect.Type, q, i, depth int) (f *field, key structKey, next int, skip bool, err error) {
+	_, kwt, err := d.head(q, depth)
+	if err != nil {
+		return nil, key, 0, false, prefix(err, "", keyIndexSeg(i))
+	}
+	if kwt != variant.TypeString && kwt != variant.TypeStringName {
+		return nil, key, 0, false, d.badKey(q, kwt, t)
+	}
+	s, next, err := d.str(q+4, kwt)
+	if err != nil {
+		return nil, key, 0, false, prefix(err, "", keyIndexSeg(i))
+	}
+	key.name, key.stringName = s, kwt == variant.TypeStringName
+	f, next, skip, err = d.field(info, t, key, q, next, depth)
+	return f, key, next, skip, err
+}
+
+// field finds the field a key names; for a key that names none it
+// refuses it (RejectUnknownFields) or checks and skips the value at q.
+func (d *decodeState) field(info *structInfo, t reflect.Type, key structKey, keyOff, q, depth int) (*field, int, bool, error) {
+	if f := info.byName[string(key.name)]; f != nil {
+		return f, q, false, nil
+	}
+	if d.rejectUnknown {
+		return nil, 0, false, d.semErr(keyOff, variant.TypeDictionary, t, ErrUnknownField,
+			"unknown field "+strconv.Quote(string(key.name))+" for "+t.String())
+	}
+	next, _, _, err := d.skip(q, depth)
+	if err != nil {
+		return nil, 0, false, prefix(err, "."+string(key.name), key.seg())
+	}
+	return nil, next, true, nil
+}
+
+// badKey reports a Dictionary key that cannot name a struct field.
+func (d *decodeState) badKey(off int, kt variant.Type, t reflect.Type) error {
+	return d.semErr(off, kt, t, ErrTypeMismatch,
+		"cannot unmarshal a Dictionary with a "+typeName(d.fam, kt)+" key into "+t.String()+": struct fields need String keys")
+}
