@@ -13,7 +13,21 @@
 //     decisions.
 //   - [github.com/gdvar/gdvar/gdtext]: Godot's text form of Variants
 //     (var_to_str / str_to_var, var2str / str2var).
-//   - cmd/gdvar: the gdvar command.
+//   - [github.com/gdvar/gdvar/gdjson]: the JSON forms (JSON.stringify and
+//     JSON.from_native / to_native).
+//   - [github.com/gdvar/gdvar/frame]: the framing around encoded values
+//     (store_var, StreamPeer, PacketPeerStream, PacketPeer).
+//   - [github.com/gdvar/gdvar/stream]: an Encoder and Decoder of Variants
+//     over io.Writer and io.Reader, with that framing.
+//   - [github.com/gdvar/gdvar/peer]: TCP, UDP and WebSocket connections that
+//     real Godot clients and servers talk to.
+//   - [github.com/gdvar/gdvar/gdfile]: FileAccess files: several store_var
+//     values, encrypted (GDEC) and compressed (GCPF) containers.
+//   - [github.com/gdvar/gdvar/migrate]: Godot 3 values and save files to
+//     Godot 4 and back.
+//   - [github.com/gdvar/gdvar/inspect]: an annotated dump of encoded bytes.
+//   - cmd/gdvar: the gdvar command (decode, encode, serve, migrate,
+//     inspect, convert).
 //
 // # Go values
 //
