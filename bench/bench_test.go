@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/hex"
 	"io"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/frame"
 	"github.com/gdvar/gdvar/internal/enginetest"
 	"github.com/gdvar/gdvar/variant"
@@ -152,4 +154,61 @@ func TestWorkloadCMatchesGodot3(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// Player is workload B's record as a Go struct.
+type Player struct {
+	ID   int64           `gdvar:"id"`
+	Name string          `gdvar:"name"`
+	Pos  variant.Vector2 `gdvar:"pos"`
+	HP   float64         `gdvar:"hp"`
+}
+
+func playerStructs() []Player {
+	ps := make([]Player, 100_000)
+	for i := range ps {
+		ps[i] = Player{ID: int64(i), Name: "player" + strconv.Itoa(i), Pos: variant.Vector2{X: float64(i), Y: float64(-i)}, HP: 99.5}
+	}
+	return ps
+}
+
+var (
+	godot3Marshal, _   = gdvar.EncOptions{Family: variant.Godot3}.EncMode()
+	godot3Unmarshal, _ = gdvar.DecOptions{Family: variant.Godot3}.DecMode()
+)
+
+func BenchmarkB_EncodeStructs(b *testing.B) {
+	ps := playerStructs()
+	buf, err := godot3Marshal.Append(nil, &ps)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if want, _ := godot3Enc.Encode(players()); !bytes.Equal(buf, want) {
+		b.Fatal("[]Player does not marshal to workload B's bytes")
+	}
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if buf, err = godot3Marshal.Append(buf[:0], &ps); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ps)), "ns/value")
+}
+
+func BenchmarkB_DecodeStructs(b *testing.B) {
+	buf, _ := godot3Enc.Encode(players())
+	var ps []Player
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		ps = ps[:0]
+		if err := godot3Unmarshal.Unmarshal(buf, &ps); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if len(ps) != 100_000 || ps[99_999].Name != "player99999" {
+		b.Fatalf("decoded %d players", len(ps))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*100_000), "ns/value")
 }
