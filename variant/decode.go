@@ -984,88 +984,68 @@ func conform(v Value, ct ContainerType) (Value, bool) {
 // element by element, an element that does not convert giving the zero
 // value.
 func arrayToPacked(a *Array, want Type) Value {
-	n := a.Len()
-	num := func(v Value) (int64, float64) {
+	toInt := func(v Value) int64 {
 		switch x := v.(type) {
 		case Int:
-			return int64(x), float64(x)
+			return int64(x)
 		case Float:
-			return floatToInt(float64(x)), float64(x)
+			return floatToInt(float64(x))
 		case Bool:
-			return boolInt(bool(x)), float64(boolInt(bool(x)))
+			return boolInt(bool(x))
 		}
-		return 0, 0
+		return 0
 	}
-	conv := func(v Value, t Type) Value {
-		if c, ok := conform(v, Typed(t)); ok && c != nil {
-			return c
+	toFloat := func(v Value) float64 {
+		switch x := v.(type) {
+		case Int:
+			return float64(x)
+		case Float:
+			return float64(x)
+		case Bool:
+			return float64(boolInt(bool(x)))
 		}
-		return nil
+		return 0
 	}
 	switch want {
 	case TypePackedByteArray:
-		out := make(PackedByteArray, n)
-		for i, v := range a.Values {
-			x, _ := num(v)
-			out[i] = byte(x)
-		}
-		return out
+		return PackedByteArray(mapValues(a, func(v Value) byte { return byte(toInt(v)) }))
 	case TypePackedInt32Array:
-		out := make(PackedInt32Array, n)
-		for i, v := range a.Values {
-			x, _ := num(v)
-			out[i] = int32(x)
-		}
-		return out
+		return PackedInt32Array(mapValues(a, func(v Value) int32 { return int32(toInt(v)) }))
 	case TypePackedInt64Array:
-		out := make(PackedInt64Array, n)
-		for i, v := range a.Values {
-			out[i], _ = num(v)
-		}
-		return out
+		return PackedInt64Array(mapValues(a, toInt))
 	case TypePackedFloat32Array:
-		out := make(PackedFloat32Array, n)
-		for i, v := range a.Values {
-			_, f := num(v)
-			out[i] = float32(f)
-		}
-		return out
+		return PackedFloat32Array(mapValues(a, func(v Value) float32 { return float32(toFloat(v)) }))
 	case TypePackedFloat64Array:
-		out := make(PackedFloat64Array, n)
-		for i, v := range a.Values {
-			_, out[i] = num(v)
-		}
-		return out
+		return PackedFloat64Array(mapValues(a, toFloat))
 	case TypePackedStringArray:
-		out := make(PackedStringArray, n)
-		for i, v := range a.Values {
-			out[i] = stringify(v)
-		}
-		return out
+		return PackedStringArray(mapValues(a, stringify))
 	case TypePackedVector2Array:
-		out := make(PackedVector2Array, n)
-		for i, v := range a.Values {
-			out[i], _ = conv(v, TypeVector2).(Vector2)
-		}
-		return out
+		return PackedVector2Array(mapValues(a, converted[Vector2](TypeVector2)))
 	case TypePackedVector3Array:
-		out := make(PackedVector3Array, n)
-		for i, v := range a.Values {
-			out[i], _ = conv(v, TypeVector3).(Vector3)
-		}
-		return out
+		return PackedVector3Array(mapValues(a, converted[Vector3](TypeVector3)))
 	case TypePackedColorArray:
-		out := make(PackedColorArray, n)
-		for i, v := range a.Values {
-			out[i], _ = conv(v, TypeColor).(Color)
-		}
-		return out
+		return PackedColorArray(mapValues(a, converted[Color](TypeColor)))
 	default: // TypePackedVector4Array
-		out := make(PackedVector4Array, n)
-		for i, v := range a.Values {
-			out[i], _ = conv(v, TypeVector4).(Vector4)
-		}
-		return out
+		return PackedVector4Array(mapValues(a, converted[Vector4](TypeVector4)))
+	}
+}
+
+// mapValues applies f to every element of a.
+func mapValues[T any](a *Array, f func(Value) T) []T {
+	out := make([]T, a.Len())
+	for i, v := range a.Values {
+		out[i] = f(v)
+	}
+	return out
+}
+
+// converted returns a function converting a Value to T (of Variant type t)
+// as a typed container would, or giving T's zero value.
+func converted[T Value](t Type) func(Value) T {
+	return func(v Value) T {
+		c, _ := conform(v, Typed(t))
+		x, _ := c.(T)
+		return x
 	}
 }
 
