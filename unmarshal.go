@@ -696,6 +696,20 @@ func resize[T any](p unsafe.Pointer, n int) []T {
 	return *s
 }
 
+// numericPacked decodes a packed array of fixed-size numbers of type pt
+// into a []T, filling it with fill.
+func numericPacked[T wire.Number](pt variant.Type, fill func([]T, []byte)) func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
+	size := int(unsafe.Sizeof(T(0)))
+	return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
+		n, err := d.count(off, off+4, pt, size)
+		if err != nil {
+			return 0, err
+		}
+		fill(resize[T](p, n), d.b[off+8:])
+		return off + 8 + size*n, nil
+	}
+}
+
 // packedDecoder returns the decoder of packed arrays of type pt into the
 // Go slices that are their natural form.
 func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
@@ -710,41 +724,13 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 			return off + 8 + n + wire.Pad4(n), nil
 		}
 	case variant.TypePackedInt32Array:
-		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-			n, err := d.count(off, off+4, pt, 4)
-			if err != nil {
-				return 0, err
-			}
-			wire.Int32s(resize[int32](p, n), d.b[off+8:])
-			return off + 8 + 4*n, nil
-		}
+		return numericPacked(pt, wire.Int32s)
 	case variant.TypePackedInt64Array:
-		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-			n, err := d.count(off, off+4, pt, 8)
-			if err != nil {
-				return 0, err
-			}
-			wire.Int64s(resize[int64](p, n), d.b[off+8:])
-			return off + 8 + 8*n, nil
-		}
+		return numericPacked(pt, wire.Int64s)
 	case variant.TypePackedFloat32Array:
-		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-			n, err := d.count(off, off+4, pt, 4)
-			if err != nil {
-				return 0, err
-			}
-			wire.Float32s(resize[float32](p, n), d.b[off+8:])
-			return off + 8 + 4*n, nil
-		}
+		return numericPacked(pt, wire.Float32s)
 	case variant.TypePackedFloat64Array:
-		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-			n, err := d.count(off, off+4, pt, 8)
-			if err != nil {
-				return 0, err
-			}
-			wire.Float64s(resize[float64](p, n), d.b[off+8:])
-			return off + 8 + 8*n, nil
-		}
+		return numericPacked(pt, wire.Float64s)
 	case variant.TypePackedColorArray:
 		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
 			n, err := d.count(off, off+4, pt, 16)
