@@ -668,7 +668,10 @@ func (d *decodeState) skipDictionary(off, p int, h uint32, depth int) (int, erro
 // keySegAt renders the (valid) Dictionary key at off as a Variant path
 // segment, for errors.
 func (d *decodeState) keySegAt(off, depth int) string {
-	defer func(n int64) { d.elements = n }(d.elements) // counted already
+	// The key's elements were counted already: decode it again without
+	// the element budget, then restore the count.
+	defer func(n, limit int64) { d.elements, d.maxElements = n, limit }(d.elements, d.maxElements)
+	d.maxElements = 0
 	k, _, err := d.subValue(off, depth)
 	if err != nil {
 		return "[?]"

@@ -121,9 +121,9 @@ func (w *writer) object(depth int, keys []string, val func(i int) error) error {
 }
 
 // quote writes s as the engine's json_escape does: backslash, quote, \b,
-// \f, \n, \r, \t and \v escaped, everything else as it is. \v is not JSON
-// and the engine's own parser refuses it; the typed form, which must read
-// back, writes \u000b instead.
+// \f, \n, \r, \t and \v escaped, everything else as it is, except NUL,
+// written \u0000. \v is not JSON and the engine's own parser refuses it;
+// the typed form, which must read back, writes \u000b instead.
 func (w *writer) quote(s string) {
 	w.buf = append(w.buf, '"')
 	for i := 0; i < len(s); i++ {
@@ -142,6 +142,10 @@ func (w *writer) quote(s string) {
 			w.buf = append(w.buf, `\r`...)
 		case '\t':
 			w.buf = append(w.buf, `\t`...)
+		case 0:
+			// The engine would write the NUL as it is, and no JSON reader,
+			// the engine's included, reads that back.
+			w.buf = append(w.buf, `\u0000`...)
 		case '\v':
 			if w.o.Form == Typed {
 				w.buf = append(w.buf, `\u000b`...)

@@ -692,6 +692,9 @@ func (w *walker) array(off, p int, h uint32, depth int) (int, error) {
 
 // keySeg renders a Dictionary key as a path segment, as the decoder does.
 func keySeg(k info) string {
+	if k.null {
+		return "[<Nil>]" // a null Object is the nil Value
+	}
 	switch k.t {
 	case variant.TypeString:
 		return "[" + strconv.Quote(k.str) + "]"
