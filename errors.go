@@ -65,6 +65,10 @@ type Error struct {
 
 	fam  variant.Family
 	wire bool // Err is a *variant.Error made by this package
+
+	// Path segments not yet joined, innermost first: of the Go path and
+	// of the Variant path of a wire error.
+	goSegs, varSegs []string
 }
 
 // Error formats the error on one line, e.g.
@@ -133,21 +137,40 @@ func wireError(op string, ve *variant.Error) *Error {
 
 // prefix adds outer path segments to an error coming up from a nested
 // value: goSeg to the Go path, varSeg to the Variant path of a wire error.
+//
+// The segments are collected innermost first and joined once, by finish:
+// building the paths level by level would cost time and memory quadratic
+// in the nesting depth.
 func prefix(err error, goSeg, varSeg string) error {
 	if e, ok := err.(*Error); ok {
-		e.Path = goSeg + e.Path
-		if ve, ok := e.Err.(*variant.Error); ok && e.wire {
-			ve.Path = varSeg + ve.Path
-		}
+		e.goSegs = append(e.goSegs, goSeg)
+		e.varSegs = append(e.varSegs, varSeg)
 	}
 	return err
 }
 
-// finish tidies an error before it leaves the package: the Go path loses
-// its leading dot.
+// joinPath puts segs, innermost first, in front of path.
+func joinPath(segs []string, path string) string {
+	if len(segs) == 0 {
+		return path
+	}
+	var sb strings.Builder
+	for i := len(segs) - 1; i >= 0; i-- {
+		sb.WriteString(segs[i])
+	}
+	sb.WriteString(path)
+	return sb.String()
+}
+
+// finish tidies an error before it leaves the package: the collected path
+// segments are joined, and the Go path loses its leading dot.
 func finish(err error) error {
 	if e, ok := err.(*Error); ok {
-		e.Path = strings.TrimPrefix(e.Path, ".")
+		e.Path = strings.TrimPrefix(joinPath(e.goSegs, e.Path), ".")
+		if ve, ok := e.Err.(*variant.Error); ok && e.wire {
+			ve.Path = joinPath(e.varSegs, ve.Path)
+		}
+		e.goSegs, e.varSegs = nil, nil
 	}
 	return err
 }

@@ -64,6 +64,7 @@ func File(b []byte, o Options) *Dump {
 		sec.Rows = append(sec.Rows, Row{Offset: fr.Offset, Size: 4, Raw: plain[fr.Offset : fr.Offset+4],
 			Field: "value " + strconv.Itoa(i), Meaning: "length prefix: " + strconv.Itoa(len(fr.Payload)) + " bytes"})
 		next, _, err := w.value(0, 1, "")
+		err = w.finishPath(err)
 		sec.Rows = append(sec.Rows, w.rows...)
 		if err != nil {
 			d.Sections = append(d.Sections, sec)

@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/binary"
 	"strconv"
+	"strings"
 
 	"github.com/gdvar/gdvar/variant"
 	"github.com/gdvar/gdvar/wire"
@@ -18,6 +19,7 @@ func Value(b []byte, o Options) *Dump {
 	}
 	w := newWalker(b, fam, &o)
 	next, _, err := w.value(0, 0, "")
+	err = w.finishPath(err)
 	d := &Dump{Family: fam, Err: err}
 	if err == nil {
 		d.Used = min(next, len(b))
@@ -40,6 +42,7 @@ type walker struct {
 	rows     []Row
 	base     int              // added to the offsets of rows
 	strDec   *variant.DecMode // decodes single strings, for the decoder's exact UTF-8 rules
+	segs     []string         // path segments of the error under way, innermost first
 }
 
 func newWalker(b []byte, fam variant.Family, o *Options) *walker {
@@ -82,9 +85,27 @@ func (w *walker) short(off int, t variant.Type, need, have int) error {
 }
 
 // prefix adds an outer path segment to an error from a nested value.
-func prefix(err error, seg string) error {
-	if e, ok := err.(*variant.Error); ok {
-		e.Path = seg + e.Path
+//
+// The segments are collected innermost first and joined once, by
+// finishPath: building the path level by level would cost time and memory
+// quadratic in the nesting depth.
+func (w *walker) prefix(err error, seg string) error {
+	if _, ok := err.(*variant.Error); ok {
+		w.segs = append(w.segs, seg)
+	}
+	return err
+}
+
+// finishPath joins the collected path segments into the error's Path.
+func (w *walker) finishPath(err error) error {
+	if e, ok := err.(*variant.Error); ok && len(w.segs) > 0 {
+		var sb strings.Builder
+		for i := len(w.segs) - 1; i >= 0; i-- {
+			sb.WriteString(w.segs[i])
+		}
+		sb.WriteString(e.Path)
+		e.Path = sb.String()
+		w.segs = w.segs[:0]
 	}
 	return err
 }
@@ -565,7 +586,7 @@ func (w *walker) packedStrings(off, p, depth int) (int, error) {
 	for i := int64(0); i < n; i++ {
 		_, next, err := w.str(q, t, depth, "["+strconv.FormatInt(i, 10)+"] ")
 		if err != nil {
-			return 0, prefix(err, "["+strconv.FormatInt(i, 10)+"]")
+			return 0, w.prefix(err, "["+strconv.FormatInt(i, 10)+"]")
 		}
 		q = next
 	}
@@ -614,11 +635,11 @@ func (w *walker) object(off, p int, h uint32, depth int, in info) (int, info, er
 		at := next
 		next, v, err := w.value(next, depth+1, "."+name)
 		if err != nil {
-			return 0, in, prefix(err, "."+name)
+			return 0, in, w.prefix(err, "."+name)
 		}
 		if name == "script" && w.fam == variant.Godot4 && !v.null {
 			if v.t != variant.TypeString || len(v.str) <= len("res://") || v.str[:6] != "res://" {
-				return 0, in, prefix(w.fail(at, v.t, variant.ErrInvalidData, variant.ErrCodeInvalidData,
+				return 0, in, w.prefix(w.fail(at, v.t, variant.ErrInvalidData, variant.ErrCodeInvalidData,
 					"an Object's script must be a res:// path"), ".script")
 			}
 		}
@@ -683,7 +704,7 @@ func (w *walker) array(off, p int, h uint32, depth int) (int, error) {
 	for i := range n {
 		next, _, err := w.value(q, d1, "["+strconv.Itoa(i)+"]")
 		if err != nil {
-			return 0, prefix(err, "["+strconv.Itoa(i)+"]")
+			return 0, w.prefix(err, "["+strconv.Itoa(i)+"]")
 		}
 		q = next
 	}
@@ -733,12 +754,12 @@ func (w *walker) dictionary(off, p int, h uint32, depth int) (int, error) {
 	for i := range n {
 		next, k, err := w.value(q, d1, "key "+strconv.Itoa(i))
 		if err != nil {
-			return 0, prefix(err, "{key "+strconv.Itoa(i)+"}")
+			return 0, w.prefix(err, "{key "+strconv.Itoa(i)+"}")
 		}
 		seg := keySeg(k)
 		next, _, err = w.value(next, d1, seg)
 		if err != nil {
-			return 0, prefix(err, seg)
+			return 0, w.prefix(err, seg)
 		}
 		q = next
 	}

@@ -36,7 +36,7 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy}
 	v, next, err := d.value(0, 0)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, finishPath(err)
 	}
 	if d.strict {
 		if err := d.canonical(v, next); err != nil {

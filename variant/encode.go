@@ -27,7 +27,7 @@ func (m *EncMode) Append(dst []byte, v Value) ([]byte, error) {
 	e := encoder{EncOptions: &m.opts, start: len(dst)}
 	out, err := e.value(dst, v, 0)
 	if err != nil {
-		return dst, err
+		return dst, finishPath(err)
 	}
 	return out, nil
 }

@@ -1,7 +1,6 @@
 package variant
 
 import (
-	"errors"
 	"io"
 	"strconv"
 	"strings"
@@ -102,6 +101,8 @@ type Error struct {
 	Err error
 	// Detail says more, e.g. "string length 4096 exceeds the 12 bytes left".
 	Detail string
+
+	segs []string // path segments, innermost first, not yet in Path
 }
 
 // Error formats the error on one line:
@@ -134,10 +135,27 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // prefixPath adds an outer path segment to an *Error coming up from a
 // nested value.
+//
+// Segments are collected innermost first and joined once, by finishPath,
+// when the error leaves the package: building the string level by level
+// would cost time and memory quadratic in the nesting depth.
 func prefixPath(err error, seg string) error {
-	var e *Error
-	if errors.As(err, &e) {
-		e.Path = seg + e.Path
+	if e, ok := err.(*Error); ok {
+		e.segs = append(e.segs, seg)
+	}
+	return err
+}
+
+// finishPath joins the collected path segments into Path.
+func finishPath(err error) error {
+	if e, ok := err.(*Error); ok && len(e.segs) > 0 {
+		var sb strings.Builder
+		for i := len(e.segs) - 1; i >= 0; i-- {
+			sb.WriteString(e.segs[i])
+		}
+		sb.WriteString(e.Path)
+		e.Path = sb.String()
+		e.segs = nil
 	}
 	return err
 }

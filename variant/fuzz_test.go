@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 )
 
@@ -32,8 +33,9 @@ func addGoldenSeeds(f *testing.F) {
 	}
 }
 
-// FuzzDecode checks, for both families: decoding never panics and never
-// reports more bytes than it was given; whatever decodes re-encodes, and
+// FuzzDecode checks, for both families: decoding never panics, allocates
+// no more than a small multiple of the input, and never reports more bytes
+// than it was given; whatever decodes re-encodes, and
 // decoding that again gives an identical value; what strict mode accepts
 // the engine-compatible mode accepts as the same value.
 func FuzzDecode(f *testing.F) {
@@ -58,6 +60,17 @@ func FuzzDecode(f *testing.F) {
 		dmode(f, DecOptions{Family: Godot3, AllowObjects: true, Strict: true}),
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// Memory stays in proportion to the input, whatever its counts
+		// claim (measured on some inputs only: the measurement is slow).
+		if len(b) >= 16 && b[len(b)-1]%8 == 0 {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			modes[0].dec.Decode(b)
+			runtime.ReadMemStats(&after)
+			if got := after.TotalAlloc - before.TotalAlloc; got > 32*uint64(len(b))+16384 {
+				t.Fatalf("decoding %d bytes allocated %d bytes", len(b), got)
+			}
+		}
 		for i, m := range modes {
 			// What strict mode accepts, the engine-compatible mode accepts
 			// as the same value, and it is exactly what the engine writes.
