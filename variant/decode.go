@@ -872,10 +872,10 @@ func (d *decoder) key(off, depth int) (Value, int, error) {
 // engine does when it decodes: a value of the right type is kept, null is
 // kept for object types, a value the engine converts strictly is converted
 // (between bool, int and float; String, StringName and NodePath; integer
-// and real vectors and rectangles; int into Color; packed arrays into
-// Array) and anything else is refused. Conversions that need the engine's
-// math (Basis and Quaternion into each other and the transforms) are
-// refused too.
+// and real vectors and rectangles; Basis, Quaternion and Transform3D; int
+// into Color; Object into RID; Arrays and packed arrays into each other)
+// and anything else is refused. The one conversion left out is String into
+// Color, which needs the engine's table of color names.
 func conform(v Value, ct ContainerType) (Value, bool) {
 	want := ct.Builtin
 	have := TypeOf(v)
@@ -965,6 +965,21 @@ func conform(v Value, ct ContainerType) (Value, bool) {
 	case TypeArray:
 		if a := packedToArray(v); a != nil {
 			return a, true
+		}
+	case TypeBasis:
+		if x, ok := v.(Quaternion); ok {
+			return basisOf(x), true
+		}
+	case TypeQuaternion:
+		if x, ok := v.(Basis); ok {
+			return quaternionOf(x), true
+		}
+	case TypeTransform3D:
+		switch x := v.(type) {
+		case Basis:
+			return Transform3D{Basis: x}, true
+		case Quaternion:
+			return Transform3D{Basis: basisOf(x)}, true
 		}
 	case TypeRID:
 		if have == TypeObject {

@@ -67,8 +67,6 @@ var knownDifferences = []knownDifference{
 		reason: "a null Object decodes as nil (typeof Nil); the engine's is an Object-typed null; both re-encode as Nil"},
 
 	// Gaps.
-	{family: Godot4, name: regexp.MustCompile(`^(Array typed (15|17|18)|Dictionary key typed (15|18)) \(`), gap: true,
-		reason: "typed containers: the engine converts Basis to Quaternion, Quaternion to Basis, and both to Transform3D; gdvar drops them"},
 	{family: Godot4, name: regexp.MustCompile(`^(Array|Dictionary key) typed 20 \(`), gap: true,
 		reason: "typed containers: the engine converts a String to Color (HTML code or colour name; \"a\" gives Color(0, 0, 0, 1)); gdvar drops it"},
 }
