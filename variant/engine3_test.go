@@ -174,8 +174,30 @@ func TestGodot3ReadsOurBytes(t *testing.T) {
 		if err == nil {
 			b, err = enc.Encode(v)
 		}
-		if err != nil || hex.EncodeToString(b) != want[i] || !strings.Contains(want[i], "00000080") {
+		if err != nil || hex.EncodeToString(b) != want[i] || !hasNodePath(v) {
 			t.Errorf("value %d:\nours   %s\nengine %s", i, want[i], got[i])
 		}
 	}
+}
+
+// hasNodePath reports whether v holds a NodePath, whose padding the engine
+// leaves uninitialized.
+func hasNodePath(v Value) bool {
+	switch v := v.(type) {
+	case NodePath:
+		return true
+	case *Array:
+		for _, e := range v.Values {
+			if hasNodePath(e) {
+				return true
+			}
+		}
+	case *Dictionary:
+		for k, e := range v.All() {
+			if hasNodePath(k) || hasNodePath(e) {
+				return true
+			}
+		}
+	}
+	return false
 }
