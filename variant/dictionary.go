@@ -36,7 +36,7 @@ type Entry struct {
 }
 
 // linearMax is the size up to which lookups scan the entries.
-const linearMax = 8
+const linearMax = 16
 
 // NewDictionary returns an empty untyped Dictionary with room for n entries.
 func NewDictionary(n int) *Dictionary {
