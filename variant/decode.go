@@ -777,7 +777,7 @@ func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
 
 func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error) {
 	t := TypeDictionary
-	dict := new(Dictionary)
+	dict := newDictionary(peekCount(d.b, p, h, d.fam))
 	if d.fam == Godot4 {
 		var err error
 		dict.KeyType, p, err = d.containerType(off, p, h>>wire.DictKeyTypeShift&wire.KindMask, t)
@@ -798,7 +798,9 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 	if err := d.take(off, t, int64(n)); err != nil {
 		return nil, 0, err
 	}
-	dict.entries = d.entrySlice(min(n, max(d.rem(q), 0)/8))
+	if dict.entries == nil {
+		dict.entries = d.entrySlice(min(n, max(d.rem(q), 0)/8))
+	}
 	for i := range n {
 		k, next, err := d.key(q, depth+1)
 		if err != nil {
@@ -818,6 +820,44 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 		dict.Set(k, v)
 	}
 	return dict, q, nil
+}
+
+// newDictionary returns an empty Dictionary; for a small record of n
+// entries, the Dictionary and room for its entries come in one allocation.
+func newDictionary(n int) *Dictionary {
+	switch {
+	case n == 1:
+		s := new(struct {
+			d Dictionary
+			e [1]Entry
+		})
+		s.d.entries = s.e[:0]
+		return &s.d
+	case n == 2:
+		s := new(struct {
+			d Dictionary
+			e [2]Entry
+		})
+		s.d.entries = s.e[:0]
+		return &s.d
+	case n == 3 || n == 4:
+		s := new(struct {
+			d Dictionary
+			e [4]Entry
+		})
+		s.d.entries = s.e[:0:n]
+		return &s.d
+	}
+	return new(Dictionary)
+}
+
+// peekCount returns the entry count of an untyped Dictionary whose payload
+// starts at p, or 0 when it is typed or the count is not there.
+func peekCount(b []byte, p int, h uint32, fam Family) int {
+	if (fam == Godot4 && h>>wire.DictKeyTypeShift&0xF != 0) || len(b)-p < 4 {
+		return 0
+	}
+	return int(wire.U32(b[p:]) & wire.CountMask)
 }
 
 // entrySlice returns an empty slice with room for n entries.
