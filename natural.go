@@ -161,7 +161,7 @@ func (d *decodeState) naturalArray(off, depth int) (any, int, error) {
 		return nil, 0, err
 	}
 	q += 4
-	out := make([]any, 0, min(n, max(len(d.b)-q, 0)/4))
+	out := make([]any, 0, d.reserve(int64(min(n, max(len(d.b)-q, 0)/4))))
 	for i := range n {
 		v, next, err := d.natural(q, depth+1)
 		if err != nil {
@@ -188,7 +188,7 @@ func (d *decodeState) naturalDictionary(off, depth int) (any, int, error) {
 		return nil, 0, err
 	}
 	q += 4
-	m := make(map[string]any, min(n, max(len(d.b)-q, 0)/8))
+	m := make(map[string]any, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
 	next, other, err := d.naturalEntries(q, n, depth, m, nil)
 	if err != nil {
 		return nil, 0, err

@@ -32,8 +32,21 @@ type decodeState struct {
 	maxElements   int64
 	elements      int64 // counted so far, for MaxElements
 	strict        bool
+	budget        int64             // elements containers may still reserve room for
 	keys          map[string]string // Dictionary key strings, interned
 	scratch       sliceHeader
+}
+
+// reserve returns how many elements a container may reserve room for up
+// front: what its count claims, as far as the remaining bytes allow, and as
+// long as all the reservations of the call stay within an eighth of the
+// input's length. Nested containers each claiming the rest of the input
+// would otherwise reserve room quadratic in its size; past the budget,
+// containers grow as their elements actually arrive.
+func (d *decodeState) reserve(n int64) int {
+	c := max(min(n, d.budget), 0)
+	d.budget -= c
+	return int(c)
 }
 
 var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
@@ -92,6 +105,7 @@ func (m *DecMode) UnmarshalFirst(data []byte, v any) (int, error) {
 		keys: keys,
 		m:    m, b: data, fam: o.Family, maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements),
 		allowObjects: o.AllowObjects, rejectUnknown: o.RejectUnknownFields, strict: o.Strict,
+		budget: int64(len(data) / 8),
 	}
 	next, err := c.dec(d, 0, rv.UnsafePointer(), 0)
 	*d = decodeState{keys: d.keys}
@@ -597,7 +611,7 @@ func (d *decodeState) fromValue(c *codec, v variant.Value, off int, p unsafe.Poi
 	if err != nil {
 		return d.mismatch(off, variant.TypeOf(v), c.typ)
 	}
-	sub := &decodeState{m: d.m, b: buf, fam: d.fam, maxDepth: 1 << 16, allowObjects: d.allowObjects,
+	sub := &decodeState{m: d.m, b: buf, budget: int64(len(buf) / 8), fam: d.fam, maxDepth: 1 << 16, allowObjects: d.allowObjects,
 		rejectUnknown: d.rejectUnknown, strict: d.strict}
 	if _, err := c.dec(sub, 0, p, 0); err != nil {
 		if e, ok := err.(*Error); ok {
@@ -759,7 +773,7 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 			s := (*[]string)(p)
 			out := (*s)[:0]
 			if out == nil {
-				out = make([]string, 0, max(min(n, int64(max(len(d.b)-q, 0)/4)), 0))
+				out = make([]string, 0, d.reserve(min(n, int64(max(len(d.b)-q, 0)/4))))
 			}
 			for i := int64(0); i < n; i++ {
 				v, next, err := d.str(q, pt)
@@ -845,7 +859,7 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 		} else {
 			// No count reserves more than the bytes left could hold (4
 			// bytes an element at least).
-			want := min(n, max(len(d.b)-q, 0)/4)
+			want := d.reserve(int64(min(n, max(len(d.b)-q, 0)/4)))
 			if cur := (*sliceHeader)(p); cur.Data != nil && cur.Cap >= want {
 				base, capN = cur.Data, cur.Cap
 				d.clearElems(t, ec, base, want)
@@ -1027,7 +1041,7 @@ func decMap(c, kc, vc *codec) decFunc {
 		if t == mapStringAnyType && !kt.IsTyped() && h>>wire.DictValueTypeShift&wire.KindMask == 0 {
 			m := *(*map[string]any)(p)
 			if m == nil {
-				m = make(map[string]any, min(n, max(len(d.b)-q, 0)/8))
+				m = make(map[string]any, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
 				*(*map[string]any)(p) = m
 			}
 			next, _, err := d.naturalEntries(q, n, depth, m, t)
@@ -1035,7 +1049,7 @@ func decMap(c, kc, vc *codec) decFunc {
 		}
 		mv := reflect.NewAt(t, p).Elem()
 		if mv.IsNil() {
-			mv.Set(reflect.MakeMapWithSize(t, min(n, max(len(d.b)-q, 0)/8)))
+			mv.Set(reflect.MakeMapWithSize(t, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8)))))
 		}
 		kv := reflect.New(t.Key()).Elem()
 		vv := reflect.New(t.Elem()).Elem()

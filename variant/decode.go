@@ -33,7 +33,7 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 			Err: ErrTooLarge, Detail: "input of " + strconv.Itoa(len(b)) + " bytes exceeds MaxSize " + strconv.Itoa(o.MaxSize)}
 	}
 	d := decoder{b: b, fam: o.Family, allowObjects: o.AllowObjects, maxDepth: o.MaxDepth,
-		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy}
+		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy, budget: int64(len(b) / 8)}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, finishPath(err)
@@ -85,6 +85,18 @@ func hexByte(c byte) string {
 	return string([]byte{digits[c>>4], digits[c&15]})
 }
 
+// reserve returns how many elements a container may reserve room for up
+// front: what its count claims, as far as the remaining bytes allow, and as
+// long as all the reservations of the call stay within an eighth of the
+// input's length. Nested containers each claiming the rest of the input
+// would otherwise reserve room quadratic in its size; past the budget,
+// containers grow as their elements actually arrive.
+func (d *decoder) reserve(n int64) int {
+	c := max(min(n, d.budget), 0)
+	d.budget -= c
+	return int(c)
+}
+
 // take counts n more elements against MaxElements.
 func (d *decoder) take(off int, t Type, n int64) error {
 	d.elements += n
@@ -106,6 +118,7 @@ type decoder struct {
 	allowObjects bool
 	maxDepth     int
 	maxElements  int64
+	budget       int64 // elements that containers may still reserve room for
 	elements     int64 // counted so far, for MaxElements
 	strict       bool
 	zeroCopy     bool
@@ -592,10 +605,10 @@ func (d *decoder) nodePath(off, p int) (Value, int, error) {
 	limit := uint32(max(d.rem(q), 0) / 4) // each name takes at least 4 bytes
 	var np NodePath
 	if n := min(names, total); n > 0 {
-		np.Names = make([]string, 0, min(n, limit))
+		np.Names = make([]string, 0, d.reserve(int64(min(n, limit))))
 	}
 	if total > names {
-		np.Subnames = make([]string, 0, min(total-names, limit))
+		np.Subnames = make([]string, 0, d.reserve(int64(min(total-names, limit))))
 	}
 	for i := uint32(0); i < total; i++ {
 		s, next, err := d.str(q, t)
@@ -630,7 +643,7 @@ func (d *decoder) packedStrings(off, p int) (Value, int, error) {
 	if err := d.take(off, t, n); err != nil {
 		return nil, 0, err
 	}
-	v := make(PackedStringArray, 0, min(n, int64(d.rem(q)/4)))
+	v := make(PackedStringArray, 0, d.reserve(min(n, int64(d.rem(q)/4))))
 	for i := int64(0); i < n; i++ {
 		s, next, err := d.str(q, t)
 		if err != nil {
@@ -675,7 +688,7 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 		if err := d.take(off, t, n); err != nil {
 			return nil, 0, err
 		}
-		obj.Properties = make([]Property, 0, min(n, int64(d.rem(q)/8)))
+		obj.Properties = make([]Property, 0, d.reserve(min(n, int64(d.rem(q)/8))))
 	}
 	for i := int64(0); i < n; i++ {
 		name, next, err := d.str(q, t)
@@ -757,7 +770,7 @@ func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
 	if err := d.take(off, t, int64(n)); err != nil {
 		return nil, 0, err
 	}
-	a.Values = make([]Value, 0, min(n, max(d.rem(q), 0)/4))
+	a.Values = make([]Value, 0, d.reserve(int64(min(n, max(d.rem(q), 0)/4))))
 	for i := range n {
 		v, next, err := d.value(q, depth+1)
 		if err != nil {
@@ -799,7 +812,7 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 		return nil, 0, err
 	}
 	if dict.entries == nil {
-		dict.entries = d.entrySlice(min(n, max(d.rem(q), 0)/8))
+		dict.entries = d.entrySlice(d.reserve(int64(min(n, max(d.rem(q), 0)/8))))
 	}
 	for i := range n {
 		k, next, err := d.key(q, depth+1)
