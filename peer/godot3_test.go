@@ -25,29 +25,9 @@ func TestGodot3TCP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	rec := &recorder{}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		c, err := l.Accept(ctx)
-		if err != nil {
-			rec.end = err
-			return
-		}
-		serveInterop(c, rec, len(sampleValues(variant.Godot3)))
-	}()
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	out := enginetest.RunGodot3(t, "testdata/tcp_client3.gd", port, strconv.Itoa(interopBig), strconv.Itoa(interopMany))
-	checkScript(t, "Godot 3", out, "", 0)
-	select {
-	case <-served:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server still runs after the client quit")
-	}
-	checkReceived(t, rec, variant.Godot3, interopBig, interopMany)
-	if !cleanEnd(rec.end) {
-		t.Errorf("the connection ended with %v, want a clean close (io.EOF)", rec.end)
-	}
+	clientExchange(ctx, t, l, variant.Godot3, "Godot 3", func(port string) (string, string, int) {
+		return enginetest.RunGodot3(t, "testdata/tcp_client3.gd", port, strconv.Itoa(interopBig), strconv.Itoa(interopMany)), "", 0
+	})
 }
 
 // Godot 3.2.3's PacketPeerUDP exchanges values with our UDP socket, one per
@@ -107,29 +87,9 @@ func TestGodot3WebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	rec := &recorder{}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		c, err := l.Accept(ctx)
-		if err != nil {
-			rec.end = err
-			return
-		}
-		serveInterop(c, rec, len(sampleValues(variant.Godot3)))
-	}()
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	out := enginetest.RunGodot3(t, "testdata/ws_client3.gd", port, strconv.Itoa(interopBig), strconv.Itoa(interopMany))
-	checkScript(t, "Godot 3", out, "", 0)
-	select {
-	case <-served:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server still runs after the client quit")
-	}
-	checkReceived(t, rec, variant.Godot3, interopBig, interopMany)
-	if !cleanEnd(rec.end) {
-		t.Errorf("the connection ended with %v, want a clean close (io.EOF)", rec.end)
-	}
+	clientExchange(ctx, t, l, variant.Godot3, "Godot 3", func(port string) (string, string, int) {
+		return enginetest.RunGodot3(t, "testdata/ws_client3.gd", port, strconv.Itoa(interopBig), strconv.Itoa(interopMany)), "", 0
+	})
 }
 
 // Godot 3.2.3 runs a TCP_Server that echoes with StreamPeerTCP; our DialTCP

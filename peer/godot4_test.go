@@ -2,7 +2,6 @@ package peer
 
 import (
 	"context"
-	"net"
 	"strconv"
 	"testing"
 	"time"
@@ -28,31 +27,12 @@ func TestGodot4WebSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	rec := &recorder{}
-	served := make(chan struct{})
-	go func() {
-		defer close(served)
-		c, err := l.Accept(ctx)
-		if err != nil {
-			rec.end = err
-			return
-		}
-		serveInterop(c, rec, len(sampleValues(variant.Godot4)))
-	}()
-	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
-	r := godot4web.Run(t, godot4web.Job{
-		Script:  "testdata/ws_client4.gd",
-		Args:    []string{port, strconv.Itoa(interopBig), strconv.Itoa(interopMany)},
-		Timeout: 3 * time.Minute,
+	clientExchange(ctx, t, l, variant.Godot4, "Godot 4", func(port string) (string, string, int) {
+		r := godot4web.Run(t, godot4web.Job{
+			Script:  "testdata/ws_client4.gd",
+			Args:    []string{port, strconv.Itoa(interopBig), strconv.Itoa(interopMany)},
+			Timeout: 3 * time.Minute,
+		})
+		return r.Stdout, r.Stderr, r.Code
 	})
-	checkScript(t, "Godot 4", r.Stdout, r.Stderr, r.Code)
-	select {
-	case <-served:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the server still runs after the client quit")
-	}
-	checkReceived(t, rec, variant.Godot4, interopBig, interopMany)
-	if !cleanEnd(rec.end) {
-		t.Errorf("the connection ended with %v, want a clean close (io.EOF)", rec.end)
-	}
 }

@@ -1,12 +1,16 @@
 package peer
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gdvar/gdvar/frame"
 	"github.com/gdvar/gdvar/gdtext"
@@ -122,4 +126,36 @@ func checkScript(t *testing.T, engine, stdout, stderr string, code int) {
 func cleanEnd(err error) bool {
 	var fe *frame.Error
 	return err == io.EOF && !errors.As(err, &fe)
+}
+
+// clientExchange serves the first client of l in the background, runs the
+// engine's client script (run gets our port and returns what the script
+// printed, its messages and its exit code), and checks both sides: what
+// the script reported and what the server received, and that the
+// connection ended cleanly.
+func clientExchange(ctx context.Context, t *testing.T, l *Listener, fam variant.Family, engine string,
+	run func(port string) (stdout, stderr string, code int)) {
+	t.Helper()
+	rec := &recorder{}
+	served := make(chan struct{})
+	go func() {
+		defer close(served)
+		c, err := l.Accept(ctx)
+		if err != nil {
+			rec.end = err
+			return
+		}
+		serveInterop(c, rec, len(sampleValues(fam)))
+	}()
+	stdout, stderr, code := run(strconv.Itoa(l.Addr().(*net.TCPAddr).Port))
+	checkScript(t, engine, stdout, stderr, code)
+	select {
+	case <-served:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server still runs after the client quit")
+	}
+	checkReceived(t, rec, fam, interopBig, interopMany)
+	if !cleanEnd(rec.end) {
+		t.Errorf("the connection ended with %v, want a clean close (io.EOF)", rec.end)
+	}
 }
