@@ -80,6 +80,9 @@ func (d *decodeState) tooMany(off int, t variant.Type) error {
 func (d *decodeState) rem(p int) int { return len(d.b) - p }
 
 // head checks the depth and reads the header word of the Variant at off.
+//
+// head itself is too large to inline, so the hot per-type decoders in
+// unmarshal.go spell out its two halves (quickHead, then headSlow).
 func (d *decodeState) head(off, depth int) (uint32, variant.Type, error) {
 	if h, ok := d.quickHead(off, depth); ok {
 		return h, variant.Type(uint8(h)), nil
