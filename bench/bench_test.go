@@ -56,6 +56,29 @@ func BenchmarkA_Decode(b *testing.B) { benchDecode(b, floats(), 1_000_000, varia
 func BenchmarkA_DecodeZeroCopy(b *testing.B) {
 	benchDecode(b, floats(), 1_000_000, variant.DecOptions{ZeroCopy: true})
 }
+
+// BenchmarkA_DecodeReuse decodes workload A with gdvar.Unmarshal into a
+// []float32 that is reused from one call to the next, as a server that
+// receives the same kind of message again and again would.
+func BenchmarkA_DecodeReuse(b *testing.B) {
+	buf, err := godot3Enc.Encode(floats())
+	if err != nil {
+		b.Fatal(err)
+	}
+	var fs []float32
+	b.SetBytes(int64(len(buf)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := godot3Unmarshal.Unmarshal(buf, &fs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if len(fs) != 1_000_000 || fs[999_999] != 999_999*0.5 {
+		b.Fatalf("decoded %d floats", len(fs))
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*1_000_000), "ns/value")
+}
+
 func BenchmarkB_Encode(b *testing.B) { benchEncode(b, players(), 100_000) }
 func BenchmarkB_Decode(b *testing.B) { benchDecode(b, players(), 100_000, variant.DecOptions{}) }
 func BenchmarkC_Encode(b *testing.B) { benchEncode(b, gameState(), 800) }
