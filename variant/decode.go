@@ -122,6 +122,7 @@ type decoder struct {
 	elements     int64 // counted so far, for MaxElements
 	strict       bool
 	zeroCopy     bool
+	arena        arena                    // slabs for values, once elements reach arenaAfter
 	sawWide      bool                     // a double-precision math value was read
 	interned     [maxInterned]internEntry // Dictionary key strings
 	internCount  int
@@ -215,7 +216,7 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		}
 		var c [16]float64
 		d.reals(p, c[:n], wide)
-		return mathValue(t, &c), p + n*size, nil
+		return d.mathValue(t, &c), p + n*size, nil
 	}
 
 	switch t {
@@ -231,32 +232,29 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			if rem < 8 {
 				return nil, 0, d.short(off, t, 8, rem)
 			}
-			return Int(wire.U64(d.b[p:])), p + 8, nil
+			return d.boxInt(Int(wire.U64(d.b[p:]))), p + 8, nil
 		}
 		if rem < 4 {
 			return nil, 0, d.short(off, t, 4, rem)
 		}
-		return Int(int32(wire.U32(d.b[p:]))), p + 4, nil
+		return d.boxInt(Int(int32(wire.U32(d.b[p:])))), p + 4, nil
 	case TypeFloat:
 		if h&wire.Flag64 != 0 {
 			if rem < 8 {
 				return nil, 0, d.short(off, t, 8, rem)
 			}
-			return Float(wire.F64(d.b[p:])), p + 8, nil
+			return d.boxFloat(Float(wire.F64(d.b[p:]))), p + 8, nil
 		}
 		if rem < 4 {
 			return nil, 0, d.short(off, t, 4, rem)
 		}
-		return Float(wire.F32(d.b[p:])), p + 4, nil
+		return d.boxFloat(Float(wire.F32(d.b[p:]))), p + 4, nil
 	case TypeString, TypeStringName:
 		s, next, err := d.str(p, t)
 		if err != nil {
 			return nil, 0, err
 		}
-		if t == TypeStringName {
-			return StringName(s), next, nil
-		}
-		return String(s), next, nil
+		return d.boxString(s, t == TypeStringName), next, nil
 	case TypeVector2i, TypeRect2i, TypeVector3i, TypeVector4i:
 		n := intCount[t]
 		if rem < 4*n {
@@ -264,24 +262,13 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		}
 		var c [4]int32
 		d.i32s(p, c[:n])
-		var v Value
-		switch t {
-		case TypeVector2i:
-			v = Vector2i{c[0], c[1]}
-		case TypeRect2i:
-			v = Rect2i{Vector2i{c[0], c[1]}, Vector2i{c[2], c[3]}}
-		case TypeVector3i:
-			v = Vector3i{c[0], c[1], c[2]}
-		default:
-			v = Vector4i{c[0], c[1], c[2], c[3]}
-		}
-		return v, p + 4*n, nil
+		return d.intVector(t, &c), p + 4*n, nil
 	case TypeColor:
 		if rem < 16 {
 			return nil, 0, d.short(off, t, 16, rem)
 		}
 		b := d.b[p:]
-		return Color{wire.F32(b), wire.F32(b[4:]), wire.F32(b[8:]), wire.F32(b[12:])}, p + 16, nil
+		return d.color(Color{wire.F32(b), wire.F32(b[4:]), wire.F32(b[8:]), wire.F32(b[12:])}), p + 16, nil
 	case TypeNodePath:
 		return d.nodePath(off, p)
 	case TypeRID:
@@ -507,16 +494,16 @@ func (d *decoder) text(raw []byte) (string, bool) {
 	if i := bytes.IndexByte(raw, 0); i >= 0 {
 		raw = raw[:i]
 	}
-	if d.fam == Godot3 {
-		return utf8Godot3(raw)
-	}
 	if !utf8.Valid(raw) {
+		if d.fam == Godot3 {
+			return utf8Godot3(raw)
+		}
 		return "", false
 	}
 	if d.zeroCopy && len(raw) > 0 {
 		return unsafe.String(unsafe.SliceData(raw), len(raw)), true
 	}
-	return string(raw), true
+	return d.copyText(raw), true
 }
 
 // utf8Godot3 accepts what Godot 3's looser UTF-8 parser accepts: besides
@@ -790,7 +777,7 @@ func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
 
 func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error) {
 	t := TypeDictionary
-	dict := newDictionary(peekCount(d.b, p, h, d.fam))
+	dict := d.newDictionary(peekCount(d.b, p, h, d.fam))
 	if d.fam == Godot4 {
 		var err error
 		dict.KeyType, p, err = d.containerType(off, p, h>>wire.DictKeyTypeShift&wire.KindMask, t)
@@ -814,8 +801,12 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 	if dict.entries == nil {
 		dict.entries = d.entrySlice(d.reserve(int64(min(n, max(d.rem(q), 0)/8))))
 	}
+	// While every key so far came from the key cache, a key of a class
+	// not seen yet is new and needs no search.
+	var seen uint64
+	cached := !dict.KeyType.IsTyped()
 	for i := range n {
-		k, next, err := d.key(q, depth+1)
+		k, next, class, err := d.key(q, depth+1)
 		if err != nil {
 			return nil, 0, prefixPath(err, "{key "+strconv.Itoa(i)+"}")
 		}
@@ -824,6 +815,12 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 			return nil, 0, prefixPath(err, keySeg(k))
 		}
 		q = next
+		if cached && class >= 0 && seen&(1<<class) == 0 && len(dict.entries) < linearMax {
+			seen |= 1 << class
+			dict.entries = append(dict.entries, Entry{k, v})
+			continue
+		}
+		cached = false
 		if dict.KeyType.IsTyped() {
 			var ok bool
 			if k, ok = conform(k, dict.KeyType); !ok {
@@ -833,35 +830,6 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 		dict.Set(k, v)
 	}
 	return dict, q, nil
-}
-
-// newDictionary returns an empty Dictionary; for a small record of n
-// entries, the Dictionary and room for its entries come in one allocation.
-func newDictionary(n int) *Dictionary {
-	switch {
-	case n == 1:
-		s := new(struct {
-			d Dictionary
-			e [1]Entry
-		})
-		s.d.entries = s.e[:0]
-		return &s.d
-	case n == 2:
-		s := new(struct {
-			d Dictionary
-			e [2]Entry
-		})
-		s.d.entries = s.e[:0]
-		return &s.d
-	case n == 3 || n == 4:
-		s := new(struct {
-			d Dictionary
-			e [4]Entry
-		})
-		s.d.entries = s.e[:0:n]
-		return &s.d
-	}
-	return new(Dictionary)
 }
 
 // peekCount returns the entry count of an untyped Dictionary whose payload
@@ -887,18 +855,23 @@ const (
 	maxInterned  = 32
 )
 
-// internEntry is one cached Dictionary key: its raw bytes on the wire and
-// its decoded value.
+// internEntry is one cached Dictionary key: its raw bytes on the wire, its
+// decoded value and the number of the first entry with an equal value
+// (different bytes can spell the same string: a byte order mark or a NUL
+// and what follows it are dropped).
 type internEntry struct {
 	raw   []byte
 	value Value
+	class uint8
 }
 
 // key decodes a Dictionary key. String keys repeat across dictionaries
 // (field names), so short ones come from a small per-call cache: one
 // allocation for all the "name" keys of an array of records, and no cost
-// for a call that decodes a single small record.
-func (d *decoder) key(off, depth int) (Value, int, error) {
+// for a call that decodes a single small record. class is the cache's
+// number for the key's value, or -1 when the key did not come from the
+// cache; keys of different classes are different.
+func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 	b := d.b
 	if depth <= d.maxDepth && len(b)-off >= 8 && b[off] == byte(TypeString) {
 		n := int(int32(wire.U32(b[off+4:])))
@@ -907,18 +880,27 @@ func (d *decoder) key(off, depth int) (Value, int, error) {
 			raw := b[off+8 : end]
 			for i := range d.internCount {
 				if e := &d.interned[i]; bytes.Equal(e.raw, raw) {
-					return e.value, end + wire.Pad4(n), nil
+					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
 			}
 			v, next, err := d.value(off, depth)
-			if err == nil && d.internCount < maxInterned {
-				d.interned[d.internCount] = internEntry{raw, v}
-				d.internCount++
+			if err != nil || d.internCount == maxInterned {
+				return v, next, -1, err
 			}
-			return v, next, err
+			c := uint8(d.internCount)
+			for i := range d.internCount {
+				if e := &d.interned[i]; e.value == v {
+					c = e.class
+					break
+				}
+			}
+			d.interned[d.internCount] = internEntry{raw, v, c}
+			d.internCount++
+			return v, next, int(c), nil
 		}
 	}
-	return d.value(off, depth)
+	v, next, err := d.value(off, depth)
+	return v, next, -1, err
 }
 
 // conform applies a typed container's check to one element the way the

@@ -1,0 +1,146 @@
+package variant
+
+import (
+	"reflect"
+	"strconv"
+	"testing"
+)
+
+// arenaSample is an Array with one element of every kind the decoder takes
+// from slabs, repeated until the slabs are in use and fill up more than
+// once.
+func arenaSample() *Array {
+	a := &Array{}
+	for i := range 300 {
+		f := float64(i) + 0.25
+		a.Values = append(a.Values,
+			Int(1000+i), Int(i%7), Float(f), String("s"+strconv.Itoa(i)), String(""),
+			StringName("n"+strconv.Itoa(i)), Vector2{f, -f}, Vector2i{int32(i), 2},
+			Vector3{f, 1, 2}, Vector3i{1, int32(i), 3}, Vector4{f, 0, 0, 1},
+			Rect2{Vector2{f, 0}, Vector2{1, 1}}, Quaternion{0, 0, 0, f},
+			Color{0.5, 0.25, float32(i), 1}, Transform2D{X: Vector2{f, 0}, Y: Vector2{0, 1}},
+			Transform3D{Basis: Basis{X: Vector3{X: f}, Y: Vector3{Y: 1}, Z: Vector3{Z: 1}}, Origin: Vector3{1, 2, 3}},
+			&Dictionary{}, dict("k", Int(i)), dict("a", Int(1), "b", String("x")),
+			dict("a", Int(1), "b", Int(2), "c", Int(3)), dict("a", Int(1), "b", Int(2), "c", Int(3), "d", Int(4)),
+		)
+	}
+	return a
+}
+
+func dict(kv ...any) *Dictionary {
+	d := &Dictionary{}
+	for i := 0; i < len(kv); i += 2 {
+		d.Set(String(kv[i].(string)), kv[i+1].(Value))
+	}
+	return d
+}
+
+// TestArenaValues checks that values taken from slabs are the values
+// decoded one by one: same dynamic types, same contents, usable by type
+// assertion and reflection, for both families and precisions.
+func TestArenaValues(t *testing.T) {
+	want := arenaSample()
+	for _, o := range []EncOptions{{Family: Godot4}, {Family: Godot4, Precision: Double}, {Family: Godot3}} {
+		var in Value = want
+		if o.Family == Godot3 {
+			in = godot3Only(want)
+		}
+		b, err := mode(t, o).Encode(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := dmode(t, DecOptions{Family: o.Family}).Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wa, ga := in.(*Array), got.(*Array)
+		if len(ga.Values) != len(wa.Values) {
+			t.Fatalf("%+v: %d values, want %d", o, len(ga.Values), len(wa.Values))
+		}
+		for i, w := range wa.Values {
+			g := ga.Values[i]
+			if reflect.TypeOf(g) != reflect.TypeOf(w) || !Equal(g, w) {
+				t.Fatalf("%+v: value %d is %#v, want %#v", o, i, g, w)
+			}
+		}
+		// Each value has its own slot: nothing decoded later overwrote it.
+		if s, ok := ga.Values[3].(String); !ok || s != "s0" {
+			t.Fatalf("first string %#v", ga.Values[3])
+		}
+		if v, ok := ga.Values[len(ga.Values)-1].(*Dictionary).Get(String("d")); !ok || v != Int(4) {
+			t.Fatalf("last dictionary lost its entry: %v", v)
+		}
+	}
+}
+
+// godot3Only drops from an Array the kinds that Godot 3 does not have.
+func godot3Only(a *Array) *Array {
+	out := &Array{}
+	for _, v := range a.Values {
+		switch v.(type) {
+		case StringName, Vector2i, Vector3i, Vector4:
+			continue
+		}
+		out.Values = append(out.Values, v)
+	}
+	return out
+}
+
+// TestArenaDuplicateKeys checks the search-free path for cached keys:
+// different bytes that spell one string are still the same key, and the
+// last value wins, as in the engine.
+func TestArenaDuplicateKeys(t *testing.T) {
+	key := func(raw string) []byte {
+		b := []byte{4, 0, 0, 0, byte(len(raw)), 0, 0, 0}
+		b = append(b, raw...)
+		for len(b)%4 != 0 {
+			b = append(b, 0)
+		}
+		return b
+	}
+	one := func(v byte) []byte { return []byte{2, 0, 0, 0, v, 0, 0, 0} }
+	for _, spelling := range []string{"id", "\xEF\xBB\xBFid", "id\x00x"} {
+		// An Array of 40 records, so that the slabs are in use, each
+		// {"id": 1, "name": 2, <spelling of "id">: 3}.
+		b := []byte{19, 0, 0, 0, 40, 0, 0, 0}
+		for range 40 {
+			b = append(b, 18, 0, 0, 0, 3, 0, 0, 0)
+			b = append(b, key("id")...)
+			b = append(b, one(1)...)
+			b = append(b, key("name")...)
+			b = append(b, one(2)...)
+			b = append(b, key(spelling)...)
+			b = append(b, one(3)...)
+		}
+		v, _, err := dmode(t, DecOptions{Family: Godot3}).Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range v.(*Array).Values {
+			d := r.(*Dictionary)
+			if id, _ := d.Get(String("id")); d.Len() != 2 || id != Int(3) {
+				t.Fatalf("%q: record %d is %v", spelling, i, d)
+			}
+		}
+	}
+}
+
+// TestArenaSmallMessages checks that a small message allocates no more
+// than it did before slabs: one allocation per boxed value.
+func TestArenaSmallMessages(t *testing.T) {
+	b, err := mode(t, EncOptions{Family: Godot4}).Encode(dict("id", Int(1000), "hp", Float(99.5)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := dmode(t, DecOptions{Family: Godot4})
+	allocs := testing.AllocsPerRun(100, func() {
+		if _, _, err := m.Decode(b); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// The Dictionary with its entries, the two keys (a string and its
+	// box each), the Int and the Float.
+	if allocs > 7 {
+		t.Fatalf("%v allocations", allocs)
+	}
+}
