@@ -33,7 +33,8 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 			Err: ErrTooLarge, Detail: "input of " + strconv.Itoa(len(b)) + " bytes exceeds MaxSize " + strconv.Itoa(o.MaxSize)}
 	}
 	d := decoder{b: b, fam: o.Family, allowObjects: o.AllowObjects, maxDepth: o.MaxDepth,
-		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy, budget: int64(len(b) / 8)}
+		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy, budget: int64(len(b) / 8),
+		keys: m.keys}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, finishPath(err)
@@ -123,6 +124,7 @@ type decoder struct {
 	strict       bool
 	zeroCopy     bool
 	arena        arena                    // slabs for values, once elements reach arenaAfter
+	keys         *keyCache                // the mode's recent Dictionary keys
 	sawWide      bool                     // a double-precision math value was read
 	interned     [maxInterned]internEntry // Dictionary key strings
 	internCount  int
@@ -883,9 +885,16 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
 			}
-			v, next, err := d.value(off, depth)
-			if err != nil || d.internCount == maxInterned {
-				return v, next, -1, err
+			v, shared := d.keys.get(raw)
+			next := end + wire.Pad4(n)
+			if !shared {
+				if v, next, err = d.value(off, depth); err != nil {
+					return nil, 0, -1, err
+				}
+				d.keys.put(raw, v)
+			}
+			if d.internCount == maxInterned {
+				return v, next, -1, nil
 			}
 			c := uint8(d.internCount)
 			for i := range d.internCount {

@@ -63,6 +63,7 @@ type DecOptions struct {
 // concurrent use.
 type DecMode struct {
 	opts DecOptions
+	keys *keyCache // recent Dictionary keys, shared by the mode's calls
 }
 
 func (f Family) valid() bool { return f == Godot3 || f == Godot4 }
@@ -87,7 +88,7 @@ func (o DecOptions) DecMode() (*DecMode, error) {
 	if o.MaxElements < 0 {
 		return nil, fmt.Errorf("variant: DecOptions.MaxElements %d is negative", o.MaxElements)
 	}
-	return &DecMode{opts: o}, nil
+	return &DecMode{opts: o, keys: new(keyCache)}, nil
 }
 
 // Options returns the mode's options, with defaults filled in.
