@@ -917,9 +917,8 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 // kept for object types, a value the engine converts strictly is converted
 // (between bool, int and float; String, StringName and NodePath; integer
 // and real vectors and rectangles; Basis, Quaternion and Transform3D; int
-// into Color; Object into RID; Arrays and packed arrays into each other)
-// and anything else is refused. The one conversion left out is String into
-// Color, which needs the engine's table of color names.
+// and String into Color, see ColorFromString; Object into RID; Arrays and
+// packed arrays into each other) and anything else is refused.
 func conform(v Value, ct ContainerType) (Value, bool) {
 	want := ct.Builtin
 	have := TypeOf(v)
@@ -1002,9 +1001,12 @@ func conform(v Value, ct ContainerType) (Value, bool) {
 			return Vector4i{floatToInt32(x.X), floatToInt32(x.Y), floatToInt32(x.Z), floatToInt32(x.W)}, true
 		}
 	case TypeColor:
-		if x, ok := v.(Int); ok { // 0xRRGGBBAA
-			c := uint32(x)
-			return Color{float32(c>>24) / 255, float32(c>>16&0xFF) / 255, float32(c>>8&0xFF) / 255, float32(c&0xFF) / 255}, true
+		switch x := v.(type) {
+		case Int: // 0xRRGGBBAA
+			return colorFromRGBA8(uint32(x)), true
+		case String:
+			c, _ := ColorFromString(string(x))
+			return c, true
 		}
 	case TypeArray:
 		if a := packedToArray(v); a != nil {

@@ -65,10 +65,6 @@ var knownDifferences = []knownDifference{
 	{name: regexp.MustCompile(`^(object as ID 0|full object with empty class name \(null\) with allow-objects|` +
 		`full null object followed by property data|make\("Resource", \{"resource_name": "x"\}\) \(with objects\): class name NUL at byte 0)$`),
 		reason: "a null Object decodes as nil (typeof Nil); the engine's is an Object-typed null; both re-encode as Nil"},
-
-	// Gaps.
-	{family: Godot4, name: regexp.MustCompile(`^(Array|Dictionary key) typed 20 \(`), gap: true,
-		reason: "typed containers: the engine converts a String to Color (HTML code or colour name; \"a\" gives Color(0, 0, 0, 1)); gdvar drops it"},
 }
 
 func knownDifferenceFor(f Family, name string) *knownDifference {

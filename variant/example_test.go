@@ -77,3 +77,15 @@ func ExampleError() {
 	// decode: byte 12, [1] (Vector2): data truncated: need 8 bytes, have 4
 	// 12 [1] Vector2 ERR_INVALID_DATA true
 }
+
+func ExampleColorFromString() {
+	for _, s := range []string{"#ff8000", "f80c", "Alice Blue", "nope"} {
+		c, ok := variant.ColorFromString(s)
+		fmt.Printf("%-12q %v %v\n", s, c, ok)
+	}
+	// Output:
+	// "#ff8000"    {1 0.5019608 0 1} true
+	// "f80c"       {1 0.53333336 0 0.8} true
+	// "Alice Blue" {0.9411765 0.972549 1 1} true
+	// "nope"       {0 0 0 1} false
+}
