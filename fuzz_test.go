@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/gdvar/gdvar"
+	"github.com/gdvar/gdvar/classdb"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -78,6 +79,8 @@ var fuzzModes = []gdvar.DecOptions{
 	{Family: variant.Godot3, AllowObjects: true, MaxDepth: 4},
 	{MaxElements: 12},
 	{Strict: true, MaxSize: 200},
+	{AllowObjects: true, Classes: classdb.Godot4.Has, Scripts: func(p string) bool { return strings.HasSuffix(p, ".gd") }},
+	{Family: variant.Godot3, AllowObjects: true, Classes: classdb.Godot3.Has},
 }
 
 // addFuzzSeeds adds real engine output and Marshal output to the corpus.
@@ -233,7 +236,7 @@ func FuzzUnmarshal(f *testing.F) {
 			f.Fatal(err)
 		}
 		vdec, err := variant.DecOptions{Family: o.Family, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth,
-			MaxElements: o.MaxElements, MaxSize: o.MaxSize, Strict: o.Strict}.DecMode()
+			MaxElements: o.MaxElements, MaxSize: o.MaxSize, Strict: o.Strict, Classes: o.Classes, Scripts: o.Scripts}.DecMode()
 		if err != nil {
 			f.Fatal(err)
 		}

@@ -115,6 +115,11 @@ type DecOptions struct {
 	// the exact bytes the engine itself writes get through (see
 	// variant.DecOptions.Strict). It costs a second pass over the input.
 	Strict bool
+	// Classes, when set, says which classes a full Object may have, and
+	// Scripts which res:// script paths exist, as in variant.DecOptions;
+	// package classdb has the engines' class lists.
+	Classes func(class string) bool
+	Scripts func(path string) bool
 	// RejectUnknownFields fails with ErrUnknownField on a Dictionary key
 	// that names no field of the struct being filled. By default such
 	// entries are checked and skipped.
@@ -135,13 +140,15 @@ func (o DecOptions) DecMode() (*DecMode, error) {
 	vm, err := variant.DecOptions{
 		Family: o.Family, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth,
 		MaxSize: o.MaxSize, MaxElements: o.MaxElements, Strict: o.Strict,
+		Classes: o.Classes, Scripts: o.Scripts,
 	}.DecMode()
 	if err != nil {
 		return nil, renameErr(err)
 	}
 	vo := vm.Options()
 	o.Family, o.MaxDepth = vo.Family, vo.MaxDepth
-	base, err := variant.DecOptions{Family: o.Family, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth, Strict: o.Strict}.DecMode()
+	base, err := variant.DecOptions{Family: o.Family, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth, Strict: o.Strict,
+		Classes: o.Classes, Scripts: o.Scripts}.DecMode()
 	if err != nil {
 		return nil, renameErr(err)
 	}

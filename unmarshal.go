@@ -27,6 +27,8 @@ type decodeState struct {
 	fam           variant.Family
 	maxDepth      int
 	allowObjects  bool
+	classes       func(string) bool // DecOptions.Classes
+	scripts       func(string) bool // DecOptions.Scripts
 	rejectUnknown bool
 	hops          int
 	maxElements   int64
@@ -105,7 +107,7 @@ func (m *DecMode) UnmarshalFirst(data []byte, v any) (int, error) {
 		keys: keys,
 		m:    m, b: data, fam: o.Family, maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements),
 		allowObjects: o.AllowObjects, rejectUnknown: o.RejectUnknownFields, strict: o.Strict,
-		budget: int64(len(data) / 8),
+		classes: o.Classes, scripts: o.Scripts, budget: int64(len(data) / 8),
 	}
 	next, err := c.dec(d, 0, rv.UnsafePointer(), 0)
 	*d = decodeState{keys: d.keys}
@@ -612,7 +614,7 @@ func (d *decodeState) fromValue(c *codec, v variant.Value, off int, p unsafe.Poi
 		return d.mismatch(off, variant.TypeOf(v), c.typ)
 	}
 	sub := &decodeState{m: d.m, b: buf, budget: int64(len(buf) / 8), fam: d.fam, maxDepth: 1 << 16, allowObjects: d.allowObjects,
-		rejectUnknown: d.rejectUnknown, strict: d.strict}
+		classes: d.classes, scripts: d.scripts, rejectUnknown: d.rejectUnknown, strict: d.strict}
 	if _, err := c.dec(sub, 0, p, 0); err != nil {
 		if e, ok := err.(*Error); ok {
 			e.Offset = off

@@ -396,6 +396,10 @@ func (d *decodeState) containerType(off, p int, kind uint32, t variant.Type) (va
 				return variant.ContainerType{}, 0, d.fail(off, t, variant.ErrInvalidData, variant.ErrCodeInvalidData,
 					"script path "+strconv.Quote(string(name))+" is not a res:// path")
 			}
+			if d.allowObjects && d.scripts != nil && !d.scripts(string(name)) {
+				return variant.ContainerType{}, 0, d.fail(off, t, variant.ErrObjectsNotAllowed, variant.ErrCodeInvalidData,
+					"no script "+strconv.Quote(string(name))+" (DecOptions.Scripts)")
+			}
 			return variant.ContainerType{Kind: variant.Script, Builtin: variant.TypeObject, Name: string(name)}, next, nil
 		}
 		if len(name) == 0 && d.allowObjects {
@@ -574,6 +578,14 @@ func (d *decodeState) skipObject(off, p int, h uint32, depth int) (int, variant.
 	if len(class) == 0 {
 		return q, t, true, nil
 	}
+	if d.classes != nil && !d.classes(string(class)) {
+		code := variant.ErrCodeInvalidData
+		if d.fam == variant.Godot3 {
+			code = variant.ErrCodeUnavailable
+		}
+		return 0, t, false, d.fail(off, t, variant.ErrObjectsNotAllowed, code,
+			"class "+strconv.Quote(string(class))+" cannot be instantiated (DecOptions.Classes)")
+	}
 	if r := len(d.b) - q; r < 4 {
 		return 0, t, false, d.short(off, t, 4, r)
 	}
@@ -596,13 +608,18 @@ func (d *decodeState) skipObject(off, p int, h uint32, depth int) (int, variant.
 		}
 		if string(name) == "script" && d.fam == variant.Godot4 && !isNil {
 			ok := false
+			var s []byte
 			if vt == variant.TypeString {
-				s, _, _ := d.str(at+4, vt)
+				s, _, _ = d.str(at+4, vt)
 				ok = strings.HasPrefix(string(s), "res://") && len(s) != len("res://")
 			}
 			if !ok {
 				return 0, t, false, prefix(d.fail(at, vt, variant.ErrInvalidData, variant.ErrCodeInvalidData,
 					"an Object's script must be a res:// path"), "", ".script")
+			}
+			if d.scripts != nil && !d.scripts(string(s)) {
+				return 0, t, false, prefix(d.fail(at, vt, variant.ErrObjectsNotAllowed, variant.ErrCodeInvalidData,
+					"no script "+strconv.Quote(string(s))+" (DecOptions.Scripts)"), "", ".script")
 			}
 		}
 		q = next

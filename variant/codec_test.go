@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -565,4 +566,56 @@ func TestZeroCopy(t *testing.T) {
 	if got := v2.(*Array).Values[0].(PackedByteArray)[0]; got != 1 {
 		t.Errorf("copying decode aliases the input")
 	}
+}
+
+// TestClassesAndScripts checks DecOptions.Classes and Scripts: an Object
+// of a refused class, or naming a script that does not exist, fails with
+// ErrObjectsNotAllowed and the engine's code; allowed ones decode.
+func TestClassesAndScripts(t *testing.T) {
+	only := func(names ...string) func(string) bool {
+		return func(s string) bool { return slices.Contains(names, s) }
+	}
+	scripted := &Object{Class: "Node", Properties: []Property{{"script", String("res://a.gd")}}}
+	cases := []struct {
+		fam     Family
+		opts    DecOptions
+		v       Value
+		code    Code
+		refused bool
+	}{
+		{Godot4, DecOptions{Classes: only("Node")}, &Object{Class: "Node"}, 0, false},
+		{Godot4, DecOptions{Classes: only("Node")}, &Object{Class: "Sprite2D"}, ErrCodeInvalidData, true},
+		{Godot4, DecOptions{Classes: only("Node")}, &Array{Values: []Value{Int(1), &Object{Class: "Script"}}}, ErrCodeInvalidData, true},
+		{Godot4, DecOptions{Scripts: only("res://a.gd")}, scripted, 0, false},
+		{Godot4, DecOptions{Scripts: only("res://b.gd")}, scripted, ErrCodeInvalidData, true},
+		{Godot4, DecOptions{Scripts: only("res://b.gd")}, &Array{Elem: ContainerType{Kind: Script, Builtin: TypeObject, Name: "res://a.gd"}}, ErrCodeInvalidData, true},
+		{Godot3, DecOptions{Classes: only("Spatial")}, &Object{Class: "Node3D"}, ErrCodeUnavailable, true},
+	}
+	for i, c := range cases {
+		b := mode(t, EncOptions{Family: c.fam, FullObjects: true}).mustEncode(t, c.v)
+		o := c.opts
+		o.Family, o.AllowObjects = c.fam, true
+		v, _, err := dmode(t, o).Decode(b)
+		var e *Error
+		switch {
+		case !c.refused && (err != nil || !Equal(v, c.v)):
+			t.Errorf("case %d: %#v, %v", i, v, err)
+		case c.refused && (!errors.Is(err, ErrObjectsNotAllowed) || !errors.As(err, &e) || e.Code != c.code):
+			t.Errorf("case %d: %v, want ErrObjectsNotAllowed with %v", i, err, c.code)
+		}
+		// Without AllowObjects the lists change nothing: objects are
+		// refused anyway, and typed containers are not checked.
+		o.AllowObjects = false
+		if _, _, err := dmode(t, o).Decode(b); err != nil && !errors.Is(err, ErrObjectsNotAllowed) {
+			t.Errorf("case %d without objects: %v", i, err)
+		}
+	}
+}
+
+func (m *EncMode) mustEncode(t *testing.T, v Value) []byte {
+	b, err := m.Encode(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

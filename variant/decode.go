@@ -34,7 +34,7 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 	}
 	d := decoder{b: b, fam: o.Family, allowObjects: o.AllowObjects, maxDepth: o.MaxDepth,
 		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy, budget: int64(len(b) / 8),
-		keys: m.keys}
+		keys: m.keys, classes: o.Classes, scripts: o.Scripts}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, finishPath(err)
@@ -125,6 +125,8 @@ type decoder struct {
 	zeroCopy     bool
 	arena        arena                    // slabs for values, once elements reach arenaAfter
 	keys         *keyCache                // the mode's recent Dictionary keys
+	classes      func(string) bool        // DecOptions.Classes
+	scripts      func(string) bool        // DecOptions.Scripts
 	sawWide      bool                     // a double-precision math value was read
 	interned     [maxInterned]internEntry // Dictionary key strings
 	internCount  int
@@ -667,6 +669,14 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 	if class == "" {
 		return nil, q, nil
 	}
+	if d.classes != nil && !d.classes(class) {
+		code := ErrCodeInvalidData
+		if d.fam == Godot3 {
+			code = ErrCodeUnavailable
+		}
+		return nil, 0, d.fail(off, t, ErrObjectsNotAllowed, code,
+			"class "+strconv.Quote(class)+" cannot be instantiated (DecOptions.Classes)")
+	}
 	if d.rem(q) < 4 {
 		return nil, 0, d.short(off, t, 4, d.rem(q))
 	}
@@ -694,6 +704,9 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 			if s, ok := v.(String); !ok || !strings.HasPrefix(string(s), "res://") || len(s) == len("res://") {
 				return nil, 0, prefixPath(d.fail(at, TypeOf(v), ErrInvalidData, ErrCodeInvalidData,
 					"an Object's script must be a res:// path"), ".script")
+			} else if d.scripts != nil && !d.scripts(string(s)) {
+				return nil, 0, prefixPath(d.fail(at, TypeString, ErrObjectsNotAllowed, ErrCodeInvalidData,
+					"no script "+strconv.Quote(string(s))+" (DecOptions.Scripts)"), ".script")
 			}
 		}
 		obj.Properties = append(obj.Properties, Property{name, v})
@@ -729,6 +742,10 @@ func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType,
 			if d.allowObjects && (len(name) <= len("res://") || name[:6] != "res://") {
 				return ContainerType{}, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData,
 					"script path "+strconv.Quote(name)+" is not a res:// path")
+			}
+			if d.allowObjects && d.scripts != nil && !d.scripts(name) {
+				return ContainerType{}, 0, d.fail(off, t, ErrObjectsNotAllowed, ErrCodeInvalidData,
+					"no script "+strconv.Quote(name)+" (DecOptions.Scripts)")
 			}
 			return ContainerType{Kind: Script, Builtin: TypeObject, Name: name}, next, nil
 		}

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/gdvar/gdvar/classdb"
 	"regexp"
 	"sort"
 	"strings"
@@ -44,17 +45,15 @@ type knownDifference struct {
 
 var knownDifferences = []knownDifference{
 	// Without the engine's ClassDB and resources, class names and script
-	// paths cannot be checked.
-	{family: Godot4, name: regexp.MustCompile(`^full object of an unknown class$`),
-		reason: "no ClassDB: any class name is accepted"},
-	{family: Godot4, name: regexp.MustCompile(`^full object of a class that cannot be instantiated \(Script\)$`),
-		reason: "no ClassDB: any class name is accepted"},
-	{family: Godot4, name: regexp.MustCompile(`^full object with script = 'res://nope\.gd'$`),
-		reason: "no resources: any res:// script path is accepted"},
-	{family: Godot4, name: regexp.MustCompile(`^Array of script res://x\.gd, with allow-objects$`),
-		reason: "no resources: any res:// script path is accepted"},
+	// paths are not checked by default; with the engine's class list and
+	// no scripts (the engines' projects have none) they are, as in the
+	// engine.
+	{family: Godot4, name: regexp.MustCompile(`^full object of (an unknown class|a class that cannot be instantiated \(Script\))$`),
+		reason: "no ClassDB by default: any class name is accepted", option: &engineClassDB4},
+	{family: Godot4, name: regexp.MustCompile(`^(full object with script = 'res://nope\.gd'|Array of script res://x\.gd, with allow-objects)$`),
+		reason: "no resources by default: any res:// script path is accepted", option: &engineClassDB4},
 	{family: Godot3, name: regexp.MustCompile(`^full object of an unknown class$`),
-		reason: "no ClassDB: any class name is accepted"},
+		reason: "no ClassDB by default: any class name is accepted", option: &engineClassDB3},
 	// Godot 3.2 has no depth limit; 3.3.5 and later stop at 1024 like 4.x,
 	// and so does the default MaxDepth. Where the data has another error
 	// deeper down, 3.2 reports that one.
@@ -66,6 +65,15 @@ var knownDifferences = []knownDifference{
 		`full null object followed by property data|make\("Resource", \{"resource_name": "x"\}\) \(with objects\): class name NUL at byte 0)$`),
 		reason: "a null Object decodes as nil (typeof Nil); the engine's is an Object-typed null; both re-encode as Nil"},
 }
+
+// engineClassDB4 and engineClassDB3 give the decoder the engines' class
+// lists and script files.
+var (
+	engineClassDB4 = DecOptions{Classes: classdb.Godot4.Has, Scripts: noScripts}
+	engineClassDB3 = DecOptions{Classes: classdb.Godot3.Has, Scripts: noScripts}
+)
+
+func noScripts(string) bool { return false }
 
 func knownDifferenceFor(f Family, name string) *knownDifference {
 	for i := range knownDifferences {

@@ -23,7 +23,8 @@ var (
 	// engine).
 	ErrTooDeep = &sentinel{"nesting too deep", nil}
 	// ErrObjectsNotAllowed: a full Object was met while decoding without
-	// AllowObjects, or while encoding without FullObjects.
+	// AllowObjects, or while encoding without FullObjects, or its class or
+	// script is one that DecOptions.Classes or Scripts refuses.
 	ErrObjectsNotAllowed = &sentinel{"full objects not allowed", nil}
 	// ErrUnsupported: the value cannot be encoded for the target engine
 	// (a type it does not have, a typed container too new for it, …).

@@ -51,6 +51,19 @@ type DecOptions struct {
 	// input re-encodes to the identical bytes (with the precision it used
 	// and, for objects, FullObjects).
 	Strict bool
+	// Classes, when set, says which classes a full Object may have: with
+	// AllowObjects, an Object of a class it refuses fails with
+	// ErrObjectsNotAllowed, as the engine refuses a class its ClassDB
+	// cannot instantiate (with ERR_INVALID_DATA in Godot 4 and
+	// ERR_UNAVAILABLE in Godot 3). Package classdb has the engines' own
+	// lists. nil accepts every class name.
+	Classes func(class string) bool
+	// Scripts, when set, says which res:// script paths exist (Godot 4):
+	// with AllowObjects, a full Object whose "script" property names a
+	// path it refuses, or a container typed by such a script, fails with
+	// ErrObjectsNotAllowed, as the engine refuses a script that its
+	// project does not have. nil accepts every res:// path.
+	Scripts func(path string) bool
 	// ZeroCopy makes decoded values share the input's memory instead of
 	// copying it: PackedByteArray and the packed numeric arrays (when the
 	// input's alignment allows) and strings that are valid as they stand.

@@ -12,8 +12,8 @@ import (
 	"github.com/gdvar/gdvar/variant"
 )
 
-const decodeUsage = `Usage: gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict]
-                   [--to text|json|typed-json] [FILE|-]
+const decodeUsage = `Usage: gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects]
+                   [--classes LIST] [--strict] [--to text|json|typed-json] [FILE|-]
 
 Reads one encoded Variant (what var_to_bytes, store_var and put_var write,
 without any length prefix) from FILE or standard input and prints it in the
@@ -29,6 +29,7 @@ Flags:
                     ERROR and the reason. Exit status 1 if any line failed.
   --allow-objects   accept full Objects (class and properties, as plain data;
                     nothing is instantiated), like bytes_to_var_with_objects
+` + classesUsage + `
   --strict          accept only the exact bytes the engine itself writes:
                     refuse what it merely tolerates (trailing bytes, non-zero
                     padding, header bits it does not define, a wider int or
@@ -56,6 +57,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	lines := fs.Bool("lines", false, "one hex value per line")
 	allow := fs.Bool("allow-objects", false, "accept full objects")
 	strict := fs.Bool("strict", false, "accept only canonical encodings")
+	classes := fs.String("classes", "", "classes full objects may have: engine or a file")
 	to := &formatFlag{"text", []string{"text", "json", "typed-json"}}
 	fs.Var(to, "to", "output format: text, json or typed-json")
 	name, status, ok := parseFlags(fs, args, stderr)
@@ -65,7 +67,12 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 		return status
 	}
-	dm, err := variant.DecOptions{Family: godot.family(), AllowObjects: *allow, Strict: *strict}.DecMode()
+	allowed, err := classList(*classes, godot.family())
+	if err != nil {
+		fmt.Fprintln(stderr, "gdvar decode:", err)
+		return 2
+	}
+	dm, err := variant.DecOptions{Family: godot.family(), AllowObjects: *allow, Classes: allowed, Strict: *strict}.DecMode()
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar decode:", err)
 		return 2

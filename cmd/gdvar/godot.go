@@ -2,9 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
+	"github.com/gdvar/gdvar/classdb"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -46,4 +48,29 @@ func (g *godotFlag) encVersion() variant.Version {
 		return variant.Version{}
 	}
 	return g.version
+}
+
+// classesUsage describes the --classes flag, for the commands that have it.
+const classesUsage = `  --classes LIST    with --allow-objects, accept only Objects of these
+                    classes: "engine" for every class the family's engine
+                    can instantiate (the engine's own check), or a file of
+                    class names, one a line`
+
+// classList turns the --classes flag into DecOptions.Classes: nil for "",
+// the engine's list for "engine", else the names in the file.
+func classList(flagValue string, fam variant.Family) (func(string) bool, error) {
+	switch flagValue {
+	case "":
+		return nil, nil
+	case "engine":
+		if fam == variant.Godot3 {
+			return classdb.Godot3.Has, nil
+		}
+		return classdb.Godot4.Has, nil
+	}
+	text, err := os.ReadFile(flagValue)
+	if err != nil {
+		return nil, fmt.Errorf("--classes: %w", err)
+	}
+	return classdb.Parse(string(text)).Has, nil
 }

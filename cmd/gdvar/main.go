@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [--to FORMAT] [FILE|-]
+//	gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--classes LIST] [--strict] [--to FORMAT] [FILE|-]
 //	gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [--from FORMAT] [FILE|-]
 //	gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
 //	gdvar migrate [--password P | --key HEX] [--to 4|3] IN OUT
@@ -27,7 +27,7 @@ import (
 const usage = `gdvar: Godot Variant serialization (var_to_bytes / bytes_to_var) from the command line.
 
 Usage:
-  gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--strict] [--to FORMAT] [FILE|-]
+  gdvar decode [--godot 3|4] [--hex] [--lines] [--allow-objects] [--classes LIST] [--strict] [--to FORMAT] [FILE|-]
   gdvar encode [--godot 3|4] [--hex] [--lines] [--full-objects] [--double] [--from FORMAT] [FILE|-]
   gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
   gdvar migrate [--password P | --key HEX] [--to 4|3] IN OUT

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -124,6 +125,24 @@ func TestFamiliesAndOptions(t *testing.T) {
 	status, out, _ = gdvar(t, objHex, "decode", "--hex", "--allow-objects")
 	if status != 0 || !strings.Contains(out, "Object(Resource") {
 		t.Errorf("--allow-objects: %d %q", status, out)
+	}
+	// --classes: the engine's list, or a file of names.
+	status, out, _ = gdvar(t, objHex, "decode", "--hex", "--allow-objects", "--classes", "engine")
+	if status != 0 || !strings.Contains(out, "Object(Resource") {
+		t.Errorf("--classes engine: %d %q", status, out)
+	}
+	list := filepath.Join(t.TempDir(), "classes.txt")
+	if err := os.WriteFile(list, []byte("Node\nCurve\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	status, _, stderr = gdvar(t, objHex, "decode", "--hex", "--allow-objects", "--classes", list)
+	if status != 1 || !strings.Contains(stderr, `class "Resource" cannot be instantiated`) {
+		t.Errorf("--classes FILE: %d %q", status, stderr)
+	}
+	_, unknown, _ := gdvar(t, `Object(NoSuchClass,"script":null)`, "encode", "--full-objects", "--hex")
+	status, _, stderr = gdvar(t, unknown, "decode", "--hex", "--allow-objects", "--classes", "engine")
+	if status != 1 || !strings.Contains(stderr, `class "NoSuchClass" cannot be instantiated`) {
+		t.Errorf("--classes engine, unknown class: %d %q", status, stderr)
 	}
 }
 

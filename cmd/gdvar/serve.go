@@ -48,6 +48,7 @@ Flags:
   --godot 3|4       engine family of the game (default 4); 4.x also limits
                     what the echo may use, as for encode
   --allow-objects   accept full Objects, and echo them in full
+` + classesUsage + `
   --big-endian      TCP length prefixes are big-endian (StreamPeer.big_endian)
   --max-size N      largest value in bytes (default 8388608, the engine's
                     PacketPeer limit)
@@ -85,6 +86,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	godot := newGodotFlag()
 	fs.Var(godot, "godot", "engine family: 3 or 4")
 	allow := fs.Bool("allow-objects", false, "accept full objects")
+	classes := fs.String("classes", "", "classes full objects may have: engine or a file")
 	bigEndian := fs.Bool("big-endian", false, "big-endian TCP length prefixes")
 	maxSize := fs.Int("max-size", frame.DefaultMaxSize, "largest value in bytes")
 	fs.IntVar(&cfg.maxText, "max-text", 2000, "cut printed values after this many characters")
@@ -119,9 +121,14 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 2
 		}
 	}
+	allowed, err := classList(*classes, godot.family())
+	if err != nil {
+		fmt.Fprintln(stderr, "gdvar serve:", err)
+		return 2
+	}
 	cfg.opts = peer.Options{
 		Godot:        godot.family(),
-		Dec:          variant.DecOptions{AllowObjects: *allow},
+		Dec:          variant.DecOptions{AllowObjects: *allow, Classes: allowed},
 		Enc:          variant.EncOptions{Family: godot.family(), Version: godot.encVersion(), FullObjects: *allow},
 		MaxSize:      *maxSize,
 		BigEndian:    *bigEndian,
