@@ -51,6 +51,8 @@ FNR == NR {
 	variant = ""
 	if (dir ~ /structs$/) { variant = " (structs)"; sub(/structs$/, "", dir) }
 	if (dir ~ /zerocopy$/) { variant = " (ZeroCopy)"; sub(/zerocopy$/, "", dir) }
+	if (dir ~ /reuse$/) { variant = " ([]float32 reused)"; sub(/reuse$/, "", dir) }
+	if (dir == "memcopy") { variant = " (copy of its bytes)"; dir = "-" }
 	key = wl "/" dir
 	g = godot_us[key]
 	ratio = "-"; gmbs = "-"; gus = "-"
