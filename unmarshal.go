@@ -9,6 +9,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gdvar/gdvar/internal/textchunk"
 	"github.com/gdvar/gdvar/variant"
 	"github.com/gdvar/gdvar/wire"
 )
@@ -36,6 +37,7 @@ type decodeState struct {
 	strict        bool
 	budget        int64             // elements containers may still reserve room for
 	keys          map[string]string // Dictionary key strings, interned
+	chunks        textchunk.Chunks  // string fields, past the first elements
 	scratch       sliceHeader
 }
 
@@ -258,6 +260,16 @@ func decFloat(t reflect.Type) decFunc {
 	}
 }
 
+// stringOf returns raw as a Go string. Once a call has counted a few
+// dozen elements (an Array of records), short strings share blocks of
+// memory instead of one allocation each.
+func (d *decodeState) stringOf(raw []byte) string {
+	if d.elements < 32 {
+		return string(raw)
+	}
+	return d.chunks.String(raw)
+}
+
 func decString(t reflect.Type) decFunc {
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
 		h, ok := d.quickHead(off, depth)
@@ -271,14 +283,14 @@ func decString(t reflect.Type) decFunc {
 		switch wt {
 		case variant.TypeString, variant.TypeStringName:
 			if raw, next, ok := d.quickStr(off + 4); ok && plainASCII(raw) {
-				*(*string)(p) = string(raw)
+				*(*string)(p) = d.stringOf(raw)
 				return next, nil
 			}
 			s, next, err := d.str(off+4, wt)
 			if err != nil {
 				return 0, err
 			}
-			*(*string)(p) = string(s)
+			*(*string)(p) = d.stringOf(s)
 			return next, nil
 		case variant.TypeNil:
 			return off + 4, nil
@@ -1280,7 +1292,7 @@ func (d *decodeState) fastField(f *field, fp unsafe.Pointer, q int) (int, bool) 
 	case fastString:
 		if h == uint32(variant.TypeString) {
 			if raw, next, ok := d.quickStr(q + 4); ok && plainASCII(raw) {
-				*(*string)(fp) = string(raw)
+				*(*string)(fp) = d.stringOf(raw)
 				return next, true
 			}
 		}

@@ -1,6 +1,10 @@
 package variant
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/gdvar/gdvar/internal/textchunk"
+)
 
 // Placing an Int, a String or a Vector3 in a Value copies it to the heap:
 // one small allocation per value, which dominates the cost of decoding
@@ -14,12 +18,9 @@ import "unsafe"
 // The price is retention: a value kept after the rest of a message is
 // dropped keeps its slab alive: a few KiB at most.
 const (
-	arenaAfter   = 32   // elements a call decodes before it uses slabs
-	slabMin      = 8    // values in a type's first slab
-	slabBytes    = 4096 // bytes in a slab, at most (but slabMin values)
-	textMax      = 64   // longest string that shares a chunk
-	textChunkMin = 256  // bytes in the first string chunk
-	textChunkMax = 4096 // bytes in a string chunk, at most
+	arenaAfter = 32   // elements a call decodes before it uses slabs
+	slabMin    = 8    // values in a type's first slab
+	slabBytes  = 4096 // bytes in a slab, at most (but slabMin values)
 )
 
 // slab hands out slots for values of one type. Each new slab is twice the
@@ -100,8 +101,7 @@ type arena struct {
 	dicts1      slab[dictionary1]
 	dicts2      slab[dictionary2]
 	dicts4      slab[dictionary4]
-	text        []byte // the free part of the current string chunk
-	textSize    int
+	text        textchunk.Chunks
 }
 
 // slabs reports whether the call has decoded enough elements to use its
@@ -141,19 +141,10 @@ func (d *decoder) boxString(s string, name bool) Value {
 // copyText returns raw as a string; short strings share chunks once the
 // arena is in use.
 func (d *decoder) copyText(raw []byte) string {
-	n := len(raw)
-	if n == 0 || n > textMax || !d.slabs() {
+	if !d.slabs() {
 		return string(raw)
 	}
-	a := &d.arena
-	if len(a.text) < n {
-		a.textSize = min(max(2*a.textSize, textChunkMin), textChunkMax)
-		a.text = make([]byte, a.textSize)
-	}
-	copy(a.text, raw)
-	s := unsafe.String(&a.text[0], n)
-	a.text = a.text[n:]
-	return s
+	return d.arena.text.String(raw)
 }
 
 // mathValue builds a fixed-size math value from its components in wire

@@ -1,0 +1,42 @@
+package textchunk
+
+import (
+	"strconv"
+	"testing"
+)
+
+func TestStrings(t *testing.T) {
+	var c Chunks
+	var got []string
+	var want []string
+	long := string(make([]byte, Short+1))
+	for i := range 2000 {
+		s := "player" + strconv.Itoa(i)
+		if i%100 == 0 {
+			s = long
+		}
+		if i%7 == 0 {
+			s = ""
+		}
+		raw := []byte(s)
+		got = append(got, c.String(raw))
+		clear(raw) // the caller's buffer changes; the string must not
+		want = append(want, s)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("string %d: %q, want %q", i, got[i], want[i])
+		}
+	}
+	if c.size != Max {
+		t.Errorf("block size %d after many strings, want %d", c.size, Max)
+	}
+}
+
+func TestAllocations(t *testing.T) {
+	raw := []byte("player12345")
+	var c Chunks
+	if n := testing.AllocsPerRun(1000, func() { c.String(raw) }); n > 0.01 {
+		t.Errorf("%v allocations a string", n)
+	}
+}
