@@ -1,6 +1,9 @@
 package variant
 
-import "sync/atomic"
+import (
+	"strings"
+	"sync/atomic"
+)
 
 // keyCache remembers, for a DecMode, the Dictionary keys it has decoded
 // recently, so that separate calls decoding the same kind of message (a
@@ -46,5 +49,5 @@ func (c *keyCache) put(raw []byte, v Value) {
 	if !ok {
 		return
 	}
-	c.slots[keySlot(raw)].Store(&cachedKey{raw: string(raw), value: String(string([]byte(s)))})
+	c.slots[keySlot(raw)].Store(&cachedKey{raw: string(raw), value: String(strings.Clone(string(s)))})
 }
