@@ -179,8 +179,8 @@ func compress(data []byte, c Container) ([]byte, error) {
 	if bs == 0 {
 		bs = DefaultBlockSize
 	}
-	if bs < 0 || int64(bs) > 1<<31-1 {
-		return nil, errors.New("gdfile: BlockSize " + strconv.Itoa(bs) + " is out of range")
+	if bs < 0 || int64(bs) > 1<<32-1 {
+		return nil, errors.New("gdfile: BlockSize " + strconv.Itoa(bs) + " does not fit the header's 32 bits")
 	}
 	if int64(len(data)) > 1<<32-1 {
 		return nil, fail("compressed file", 0, ErrTooLarge, "a compressed file holds less than 4 GiB")

@@ -109,8 +109,8 @@ type Container struct {
 	IV []byte
 	// Compression is the mode of a compressed file.
 	Compression Compression
-	// BlockSize is the block size of a compressed file; 0 means
-	// DefaultBlockSize when writing.
+	// BlockSize is the block size of a compressed file, 1 to 2³²-1 as
+	// its header holds it; 0 means DefaultBlockSize when writing.
 	BlockSize int
 }
 

@@ -119,6 +119,22 @@ func TestCompressedModes(t *testing.T) {
 	if _, err := Wrap([]byte("x"), Container{Format: Compressed, Compression: Brotli}, Options{}); !errors.Is(err, ErrUnsupported) {
 		t.Errorf("Brotli write: %v", err)
 	}
+	// Any block size the header can hold is written as it is; only one
+	// that does not fit is refused.
+	for _, bs := range []int{1 << 31, 1<<32 - 1} {
+		data, err := Wrap([]byte("abc"), Container{Format: Compressed, Compression: Zstd, BlockSize: bs}, Options{})
+		if err != nil {
+			t.Fatalf("block size %d: %v", bs, err)
+		}
+		if out, c, err := Unwrap(data, Options{}); err != nil || string(out) != "abc" || c.BlockSize != bs {
+			t.Errorf("block size %d: %q, %v, %v", bs, out, c, err)
+		}
+	}
+	for _, bs := range []int{-1, 1 << 32} {
+		if _, err := Wrap([]byte("abc"), Container{Format: Compressed, Compression: Zstd, BlockSize: bs}, Options{}); err == nil {
+			t.Errorf("block size %d written", bs)
+		}
+	}
 }
 
 func TestCompressedLimits(t *testing.T) {
