@@ -24,7 +24,7 @@ func engineColors(t *testing.T) (names, strs map[string]Color) {
 		if err != nil || len(b) != 20 || b[0] != byte(TypeColor) {
 			t.Fatalf("not an encoded Color: %q", h)
 		}
-		v, _, err := DecOptions{}.mustMode().Decode(b)
+		v, _, err := dmode(t, DecOptions{}).Decode(b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,14 +56,6 @@ func engineColors(t *testing.T) (names, strs map[string]Color) {
 		t.Fatalf("%d names, %d strings", len(names), len(strs))
 	}
 	return names, strs
-}
-
-func (o DecOptions) mustMode() *DecMode {
-	m, err := o.DecMode()
-	if err != nil {
-		panic(err)
-	}
-	return m
 }
 
 // TestNamedColors checks the table of named colors against the engine:

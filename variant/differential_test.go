@@ -32,15 +32,13 @@ type verdictLine struct {
 // must differ from the engine (the test fails when one starts to agree, so
 // the list stays true), and every entry must match at least one case. With
 // option set, the difference is a default that the option changes: with it
-// the decoder must agree. gap marks what the decoder should take from the
-// engine but does not yet; the others are limits of decoding without an
-// engine, or choices.
+// the decoder must agree. Each is a limit of decoding without an engine,
+// or a choice.
 type knownDifference struct {
 	family Family
 	name   *regexp.Regexp
 	reason string
 	option *DecOptions
-	gap    bool
 }
 
 var knownDifferences = []knownDifference{
@@ -442,11 +440,7 @@ func TestDifferential(t *testing.T) {
 		if k.family != 0 {
 			which = k.family.String()
 		}
-		kind := "limit or choice"
-		if k.gap {
-			kind = "gap"
-		}
-		fmt.Fprintf(&sb, "- %s, %s, cases: %d: %s\n", which, kind, occurred[k], k.reason)
+		fmt.Fprintf(&sb, "- %s, cases: %d: %s\n", which, occurred[k], k.reason)
 		if occurred[k] == 0 {
 			t.Errorf("known difference (%s) %q (%s) matched no differing case", which, k.name, k.reason)
 		}
