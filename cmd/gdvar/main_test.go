@@ -5,11 +5,65 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
+
+func TestMain(m *testing.M) {
+	status := m.Run()
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+	os.Exit(status)
+}
+
+// built is the command, built once for the tests that run it as a
+// program.
+var built struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// gdvarBuilt runs the built command with args and stdin, returning its
+// exit status, standard output and standard error. It skips the test in
+// -short mode.
+func gdvarBuilt(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the command")
+	}
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "gdvar-test-"); built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "gdvar")
+		if out, err := exec.Command("go", "build", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = errors.New("go build: " + err.Error() + "\n" + string(out))
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	cmd := exec.Command(built.path, args...)
+	cmd.Stdin = strings.NewReader(stdin)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if err != nil && !errors.As(err, &exit) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
+}
 
 // gdvar runs the command with args and stdin, returning its exit status,
 // standard output and standard error.
@@ -223,5 +277,102 @@ func TestLinesOverGoldenFixtures(t *testing.T) {
 				t.Errorf("godot %s line %d:\ngot  %s\nwant %s", fam, i+1, got[i], want[i])
 			}
 		}
+	}
+}
+
+// Help goes once to standard output with status 0; a usage error is one
+// line and a pointer to --help on standard error with status 2.
+func TestHelpAndUsageErrors(t *testing.T) {
+	names := make([]string, 0, len(commands))
+	for name := range commands {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+		status, out, stderr := gdvarBuilt(t, "", args...)
+		if status != 0 || out != usage || stderr != "" {
+			t.Errorf("gdvar %s: status %d, stdout %d bytes, stderr %q", args[0], status, len(out), stderr)
+		}
+	}
+	for _, name := range names {
+		if !strings.Contains(usage, "\n  gdvar "+name+" ") || !strings.Contains(usage, "\n  "+name+" ") {
+			t.Errorf("gdvar --help does not show %s", name)
+		}
+		var help string
+		for _, args := range [][]string{{name, "--help"}, {name, "-h"}, {"help", name}} {
+			status, out, stderr := gdvarBuilt(t, "", args...)
+			if status != 0 || !strings.HasPrefix(out, "Usage: gdvar "+name+" ") || stderr != "" {
+				t.Errorf("gdvar %s: status %d, stdout %.40q…, stderr %q", strings.Join(args, " "), status, out, stderr)
+			}
+			if help == "" {
+				help = out
+			} else if out != help {
+				t.Errorf("gdvar %s: not the same help as gdvar %s --help", strings.Join(args, " "), name)
+			}
+		}
+		status, out, stderr := gdvarBuilt(t, "", name, "--bogus")
+		want := "gdvar " + name + ": flag provided but not defined: -bogus\nRun 'gdvar " + name + " --help' for usage.\n"
+		if status != 2 || out != "" || stderr != want {
+			t.Errorf("gdvar %s --bogus: status %d, stdout %q, stderr %q", name, status, out, stderr)
+		}
+	}
+	for _, c := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"frobnicate"}, "gdvar: unknown command \"frobnicate\"\nRun 'gdvar --help' for usage.\n"},
+		{[]string{"help", "frobnicate"}, "gdvar help: unknown command \"frobnicate\"\nRun 'gdvar --help' for usage.\n"},
+		{[]string{"decode", "--godot", "5"}, "gdvar decode: invalid value \"5\" for flag -godot: want 3 or 4 (or a version such as 4.2), got \"5\"\nRun 'gdvar decode --help' for usage.\n"},
+		{[]string{"decode", "a", "b"}, "gdvar decode: one input at most, got a b\nRun 'gdvar decode --help' for usage.\n"},
+		{[]string{"migrate", "a"}, "gdvar migrate: want 2 arguments, got 1\nRun 'gdvar migrate --help' for usage.\n"},
+		{[]string{"encode", "--hex", "--base64"}, "gdvar encode: --hex or --base64, not both\nRun 'gdvar encode --help' for usage.\n"},
+	} {
+		status, out, stderr := gdvarBuilt(t, "", c.args...)
+		if status != 2 || out != "" || stderr != c.stderr {
+			t.Errorf("gdvar %s: status %d, stdout %q, stderr %q; want 2 and %q", strings.Join(c.args, " "), status, out, stderr, c.stderr)
+		}
+	}
+	// Without arguments: the help, on standard error, as a usage error.
+	if status, out, stderr := gdvarBuilt(t, ""); status != 2 || out != "" || stderr != usage {
+		t.Errorf("gdvar: status %d, stdout %q, stderr %d bytes", status, out, len(stderr))
+	}
+}
+
+func TestVersion(t *testing.T) {
+	for _, arg := range []string{"--version", "-version", "version"} {
+		status, out, stderr := gdvarBuilt(t, "", arg)
+		// Built from this checkout: "devel", or a pseudo-version where the
+		// toolchain stamps one from the commit.
+		devel := strings.HasPrefix(out, "gdvar devel, built from a checkout") || strings.HasPrefix(out, "gdvar v")
+		if status != 0 || stderr != "" || strings.Count(out, "\n") != 1 || !devel ||
+			!strings.HasSuffix(out, " ("+runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH+")\n") {
+			t.Errorf("gdvar %s: status %d, stdout %q, stderr %q", arg, status, out, stderr)
+		}
+	}
+	info := func(version string, settings ...string) *debug.BuildInfo {
+		bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/gdvar/gdvar", Version: version}}
+		for i := 0; i+1 < len(settings); i += 2 {
+			bi.Settings = append(bi.Settings, debug.BuildSetting{Key: settings[i], Value: settings[i+1]})
+		}
+		return bi
+	}
+	platform := runtime.GOOS + "/" + runtime.GOARCH
+	for _, c := range []struct {
+		info *debug.BuildInfo
+		want string
+	}{
+		{info("v1.2.3"), "gdvar v1.2.3 (go1.26.0 " + platform + ")"},
+		{info("v0.0.0-20261124160000-b48f72cbdbe7", "vcs.revision", "b48f72cbdbe7ab2de7ab1417606b468518134620"),
+			"gdvar v0.0.0-20261124160000-b48f72cbdbe7 (go1.26.0 " + platform + ")"},
+		{info("(devel)"), "gdvar devel, built from a checkout (go1.26.0 " + platform + ")"},
+		{info("(devel)", "vcs.revision", "b48f72cbdbe7ab2de7ab1417606b468518134620", "vcs.time", "2026-11-24T16:00:00Z", "vcs.modified", "true"),
+			"gdvar devel, built from a checkout, commit b48f72cbdbe7 of 2026-11-24T16:00:00Z with local changes (go1.26.0 " + platform + ")"},
+	} {
+		if got := versionLine(c.info, true); got != c.want {
+			t.Errorf("versionLine:\ngot  %s\nwant %s", got, c.want)
+		}
+	}
+	if got := versionLine(nil, false); !strings.HasPrefix(got, "gdvar (version unknown") {
+		t.Errorf("versionLine without build info: %s", got)
 	}
 }

@@ -179,24 +179,12 @@ func runMigrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // parsePositional parses flags around exactly n positional arguments.
 func parsePositional(fs *flag.FlagSet, args []string, stderr io.Writer, n int) ([]string, int, bool) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, 0, false
-			}
-			return nil, 2, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
+	pos, status, ok := parseArgs(fs, args, stderr)
+	if !ok {
+		return nil, status, false
 	}
 	if len(pos) != n {
-		fmt.Fprintf(stderr, "gdvar %s: want %d arguments, got %d\n", fs.Name(), n, len(pos))
-		fs.Usage()
+		usageError(stderr, fs.Name(), fmt.Errorf("want %d arguments, got %d", n, len(pos)))
 		return nil, 2, false
 	}
 	return pos, 0, true

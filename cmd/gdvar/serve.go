@@ -90,7 +90,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	bigEndian := fs.Bool("big-endian", false, "big-endian TCP length prefixes")
 	maxSize := fs.Int("max-size", frame.DefaultMaxSize, "largest value in bytes")
 	fs.IntVar(&cfg.maxText, "max-text", 2000, "cut printed values after this many characters")
-	if err := fs.Parse(args); err != nil {
+	if err := parseCommandFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, serveUsage)
 			return 0
