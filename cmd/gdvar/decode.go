@@ -110,6 +110,8 @@ type decodeError struct {
 
 func (e *decodeError) Error() string { return e.err.Error() }
 
+func (e *decodeError) Unwrap() error { return e.err }
+
 func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("decode", flag.ContinueOnError)
 	godot := newGodotFlag()
@@ -309,6 +311,18 @@ func (d *decoder) decode(data []byte) (decoded, error) {
 	if verr == nil {
 		return decoded{values: []variant.Value{v}, fam: d.fam, end: n, trailing: len(data) - n, hint: d.trailingHint(data)}, nil
 	}
+	if d.mode == "auto" {
+		// Bytes that split into store_var values exactly, whose first
+		// bad value starts with a valid type, are a save file whose values
+		// do not decode: say why, as for --file.
+		if frames, _, err := gdfile.SplitFrames(data, gdfile.AutoEndian); err == nil && len(frames) > 0 {
+			res, err := d.decodeFile(data, container)
+			var ve *variant.Error
+			if !errors.As(err, &ve) || ve.Offset > 0 || !errors.Is(ve, variant.ErrInvalidType) {
+				return res, err
+			}
+		}
+	}
 	return decoded{}, &decodeError{err: verr, hint: d.valueHint(data)}
 }
 
@@ -361,6 +375,11 @@ func (d *decoder) valueHint(data []byte) string {
 	}
 	if h := d.familyHint(data); h != "" {
 		return h
+	}
+	if d.famSet {
+		if f, err := d.readFile(data, otherFamily(d.fam)); err == nil && len(f.Values) > 0 {
+			return fmt.Sprintf("this reads as a %v file: try --godot %d, or leave --godot out", f.Godot, f.Godot)
+		}
 	}
 	return d.cutShortHint(data)
 }
@@ -429,13 +448,20 @@ func (d *decoder) trailingHint(data []byte) string {
 
 // fileFamilyHint says "this reads exactly as a Godot 3 file" when --godot
 // named the other family for a file that gdfile finds out to be of this
-// one (every value fills its frame there).
+// one (every value fills its frame there) and reads as other values.
 func (d *decoder) fileFamilyHint(data []byte, f *gdfile.File) string {
 	if !d.famSet {
 		return ""
 	}
 	g, err := gdfile.Read(data, gdfile.Options{Key: d.key, Dec: d.dec})
-	if err != nil || g.Godot == f.Godot {
+	if err != nil || g.Godot == f.Godot || len(g.Values) != len(f.Values) {
+		return ""
+	}
+	same := true
+	for i := range g.Values {
+		same = same && variant.Equal(g.Values[i], f.Values[i])
+	}
+	if same {
 		return ""
 	}
 	return fmt.Sprintf("this file reads exactly as %v (every value fills its store_var frame): try --godot %d, or leave --godot out", g.Godot, g.Godot)

@@ -11,6 +11,7 @@ import (
 	"os"
 
 	"github.com/gdvar/gdvar/gdfile"
+	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -193,7 +194,14 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			v, err := parse(string(line))
 			if err != nil {
-				fmt.Fprintf(stderr, "gdvar: input line %d: %v\n", i+1, err)
+				// Count lines in the whole input.
+				if se := (*gdtext.SyntaxError)(nil); errors.As(err, &se) {
+					se.Line += i
+					err = fmt.Errorf("encode: text: %w", se)
+				} else {
+					err = fmt.Errorf("input line %d: %w", i+1, err)
+				}
+				fmt.Fprintln(stderr, "gdvar:", err)
 				return 1
 			}
 			f.Values = append(f.Values, v)

@@ -33,6 +33,18 @@ var built struct {
 	err       error
 }
 
+// gdvarProgram runs the command as a program (gdvarBuilt), or in -short
+// mode in this process (gdvar). Tests that run it many times on files use
+// it: a program's memory does not add to this process's, whose peak the
+// RSS test's children inherit.
+func gdvarProgram(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	if testing.Short() {
+		return gdvar(t, stdin, args...)
+	}
+	return gdvarBuilt(t, stdin, args...)
+}
+
 // gdvarBuilt runs the built command with args and stdin, returning its
 // exit status, standard output and standard error. It skips the test in
 // -short mode.
