@@ -246,6 +246,12 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar:", explainObjects(err, "--full-objects"))
+		// Several values, one a line, as decode prints a save file?
+		if lines := splitLines(data); len(lines) > 1 {
+			if _, err := parse(string(lines[0])); err == nil {
+				fmt.Fprintln(stderr, "gdvar: hint: the input holds one value a line: --file writes them as a save file, --lines writes each")
+			}
+		}
 		return 1
 	}
 	write(b)

@@ -156,6 +156,8 @@ func TestEncodeSaveFiles(t *testing.T) {
 		{[]string{"encode", "--lines", "--file"}, "1", 2, "--lines writes one value a line"},
 		{[]string{"encode", "--lines", "--password", "p"}, "1", 2, "--lines writes one value a line"},
 		{[]string{"encode", "--key", "00"}, "1", 2, "64 hex digits"},
+		{[]string{"encode"}, "1\n\"two\"\n", 1, "gdvar: encode: text: line 2, column 1: unexpected string after the value\n" +
+			"gdvar: hint: the input holds one value a line: --file writes them as a save file, --lines writes each\n"},
 	}
 	for _, c := range cases {
 		status, out, stderr := gdvarProgram(t, c.stdin, c.args...)
