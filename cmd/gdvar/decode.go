@@ -172,6 +172,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if _, err := d.valueMode(d.fam); err != nil {
 		return bad(err)
 	}
+	noteTerminalInput(name, stdin, stderr)
 	raw, err := readInput(name, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar:", err)
@@ -295,6 +296,9 @@ func (d *decoder) fileFamily() variant.Family {
 // decodes it.
 func (d *decoder) decode(data []byte) (decoded, error) {
 	container := gdfile.Detect(data)
+	if len(data) == 0 && d.mode != "file" {
+		return decoded{}, errors.New("decode: the input is empty")
+	}
 	if d.mode == "file" || (d.mode == "auto" && (container != gdfile.Plain || d.key != nil)) {
 		return d.decodeFile(data, container)
 	}

@@ -138,6 +138,7 @@ func TestDecodeSaysWhatTheInputLooksLike(t *testing.T) {
 			[]string{"gdvar: hint: this is a value in Godot's text form: gdvar encode turns text into bytes\n"}},
 		{"objects", []string{"decode", filepath.Join(g4, "objects.sav")}, "", 1,
 			[]string{"full objects not allowed", "(use --allow-objects)\n"}},
+		{"empty", []string{"decode"}, "", 1, []string{"gdvar: decode: the input is empty\n"}},
 		{"--hex and --base64", []string{"decode", "--hex", "--base64"}, "", 2, []string{"--hex or --base64, not both"}},
 		{"--value and --file", []string{"decode", "--value", "--file"}, "", 2, []string{"--value, --file or --lines, one at most"}},
 		{"--lines and --password", []string{"decode", "--lines", "--password", "x"}, "", 2, []string{"not with --value or --lines"}},

@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/gdvar/gdvar/gdfile"
 	"github.com/gdvar/gdvar/gdtext"
@@ -155,6 +154,7 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return bad(errors.New("not writing binary to a terminal: redirect the output to a file (> out.bin), or give --hex or --base64"))
 	}
 	textIn := valueCodec{fam: godot.family(), allowObjects: *full, double: *double}
+	noteTerminalInput(name, stdin, stderr)
 	data, err := readInput(name, stdin)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar:", err)
@@ -258,17 +258,3 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// isTerminal reports whether w is a terminal, where raw bytes would
-// garble the screen: a character device other than the null device.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(st, null)
-}

@@ -243,6 +243,29 @@ func parseArgs(fs *flag.FlagSet, args []string, stderr io.Writer) (pos []string,
 	}
 }
 
+// noteTerminalInput says, when the input is standard input and that is a
+// terminal, that the command waits for it.
+func noteTerminalInput(name string, stdin io.Reader, stderr io.Writer) {
+	if name == "-" && isTerminal(stdin) {
+		fmt.Fprintln(stderr, "gdvar: reading standard input; end it with Ctrl-D, or give a FILE (gdvar help for more)")
+	}
+}
+
+// isTerminal reports whether f (an io.Reader or io.Writer) is a terminal:
+// a character device other than the null device.
+func isTerminal(f any) bool {
+	file, ok := f.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := file.Stat()
+	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	null, err := os.Stat(os.DevNull)
+	return err != nil || !os.SameFile(st, null)
+}
+
 func readInput(name string, stdin io.Reader) ([]byte, error) {
 	if name == "-" {
 		return io.ReadAll(stdin)
