@@ -94,7 +94,6 @@ type decoder struct {
 type decoded struct {
 	values   []variant.Value
 	fam      variant.Family // the values' family, for their text form
-	file     *gdfile.File   // nil for one value
 	trailing int            // bytes after one value
 	end      int            // where that value ends
 	hint     string         // what the input may be instead
@@ -309,7 +308,7 @@ func (d *decoder) decode(data []byte) (decoded, error) {
 	}
 	if d.mode == "auto" && len(data) > 0 {
 		if f, err := d.readFile(data, d.fileFamily()); err == nil && len(f.Values) > 0 {
-			return decoded{values: f.Values, fam: f.Godot, file: f, hint: d.fileFamilyHint(data, f)}, nil
+			return decoded{values: f.Values, fam: f.Godot, hint: d.fileFamilyHint(data, f)}, nil
 		}
 	}
 	if verr == nil {
@@ -341,7 +340,7 @@ func (d *decoder) decodeFile(data []byte, container gdfile.Format) (decoded, err
 	}
 	f, err := d.readFile(data, d.fileFamily())
 	if err == nil {
-		return decoded{values: f.Values, fam: f.Godot, file: f, hint: d.fileFamilyHint(data, f)}, nil
+		return decoded{values: f.Values, fam: f.Godot, hint: d.fileFamilyHint(data, f)}, nil
 	}
 	de := &decodeError{err: err}
 	switch {

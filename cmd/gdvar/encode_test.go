@@ -208,6 +208,9 @@ func TestGodot3ReadsEncodedFiles(t *testing.T) {
 // Godot 4.6 reads the save files gdvar encode writes, in every container,
 // as the values written.
 func TestGodot4ReadsEncodedFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs Godot 4 (about 8 s)")
+	}
 	godot4web.Skip(t)
 	dir := t.TempDir()
 	written := writeEncoded(t, dir, variant.Godot4)
