@@ -76,7 +76,7 @@ Examples:
 Errors name the byte offset, the place in the value and the Variant type,
 and, when the bytes look like something else, what to try:
   gdvar: decode: byte 12, [1] (Vector2): data truncated: need 8 bytes, have 4
-  gdvar: decode: byte 0: invalid Variant type: type byte 28
+  gdvar: decode: byte 0 (Transform3D): data truncated: need 48 bytes, have 24
   gdvar: hint: this decodes as Godot 3: try --godot 3
 `
 

@@ -26,8 +26,10 @@ byte for byte what var_to_bytes writes.
 With --file it writes a save file instead, as FileAccess.store_var
 (Godot 3: File.store_var) writes it: every input line is one value (blank
 lines are skipped), each written after its 4-byte length, back to back.
-"gdvar decode" prints a save file in that form. --container puts the file
-into the container open_compressed or open_encrypted writes.
+"gdvar decode" prints a save file in that form (the values, not their
+container: give --container or --password again to keep it).
+--container puts the file into the container open_compressed or
+open_encrypted writes.
 
 Output goes to standard output: raw bytes (not to a terminal: redirect it
 to a file), or text with --hex or --base64.
@@ -44,10 +46,11 @@ Flags:
                     Exit status 1 if any line failed.
   --file            write a save file: the values of the input lines, each
                     as store_var writes it
-  --container KIND  the save file's container: plain (the default),
-                    encrypted (open_encrypted; needs --password or --key),
-                    or compressed (open_compressed) with fastlz, deflate,
-                    zstd or gzip. Implies --file.
+  --container KIND  the save file's container: plain (the default);
+                    encrypted, as open_encrypted writes it (needs
+                    --password or --key); or fastlz, deflate, zstd or gzip,
+                    compressed with that mode as open_compressed writes it.
+                    Implies --file.
   --password P      encrypt the save file with this password, as
                     open_encrypted_with_pass does. Implies --file and
                     --container encrypted.
