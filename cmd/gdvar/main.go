@@ -143,6 +143,10 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if cmd, ok := commands[args[0]]; ok {
 		return cmd([]string{"--help"}, stdin, stdout, stderr)
 	}
+	if args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
 	fmt.Fprintf(stderr, "gdvar help: unknown command %q\nRun 'gdvar --help' for usage.\n", args[0])
 	return 2
 }

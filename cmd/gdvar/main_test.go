@@ -300,7 +300,7 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}} {
+	for _, args := range [][]string{{"--help"}, {"-h"}, {"help"}, {"help", "help"}} {
 		status, out, stderr := gdvarBuilt(t, "", args...)
 		if status != 0 || out != usage || stderr != "" {
 			t.Errorf("gdvar %s: status %d, stdout %d bytes, stderr %q", args[0], status, len(out), stderr)
