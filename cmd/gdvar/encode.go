@@ -260,4 +260,3 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	write(b)
 	return 0
 }
-
