@@ -74,9 +74,9 @@ func ExampleParse() {
 	a := items.(*variant.Array)
 	fmt.Println(a.Elem.Builtin, a.Values)
 	// Output:
-	// hp float
-	// name StringName
-	// items Array
+	// "hp" float
+	// "name" StringName
+	// "items" Array
 	// int [1 2]
 }
 
@@ -88,10 +88,10 @@ func ExampleParse_object() {
 	o := v.(*variant.Object)
 	fmt.Println(o.Class, len(o.Properties))
 	name, _ := o.Get("resource_name")
-	fmt.Printf("%q\n", name)
+	fmt.Println(name)
 
 	id, _ := gdtext.Parse(`Object(EncodedObjectAsID,"object_id":1234,"script":null)`, gdtext.ParseOptions{})
-	fmt.Printf("%T %v\n", id, id)
+	fmt.Printf("%T %d\n", id, id)
 	// Output:
 	// Resource 2
 	// "x"
@@ -103,9 +103,9 @@ func ExampleParse_godot3() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%v\n", v.(*variant.Array).Values)
+	fmt.Println(v)
 	// Output:
-	// [{1 2} -Inf [0.5]]
+	// [Vector2(1, 2), inf_neg, PackedFloat32Array(0.5)]
 }
 
 func ExampleSyntaxError() {

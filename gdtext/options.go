@@ -11,9 +11,8 @@ import (
 // is 0, the same as the engine's binary decoder.
 const DefaultMaxDepth = 1024
 
-// maxFormatDepth bounds how deeply Format follows nested containers, so that
-// a value that contains itself fails instead of recursing forever. It is
-// also the largest ParseOptions.MaxDepth.
+// maxFormatDepth is the largest ParseOptions.MaxDepth, the nesting
+// Format follows at most.
 const maxFormatDepth = 1 << 16
 
 // Options configures Format and Append. The zero value writes Godot 4 text
@@ -27,6 +26,14 @@ type Options struct {
 	// "{ \"a\": 1, \"b\": 2 }", which is the engine's text with its line
 	// breaks replaced by spaces.
 	Multiline bool
+	// MaxBytes, when positive, bounds the text: once it grows past
+	// MaxBytes bytes, Format keeps the first MaxBytes bytes (fewer when
+	// that would split a UTF-8 sequence), appends variant.TextCut ("…")
+	// and stops without looking at the rest of the value, so that time and
+	// memory are proportional to MaxBytes, not to the value. A cut text is
+	// at most MaxBytes+len(variant.TextCut) bytes long and cannot be
+	// parsed. 0 means no limit.
+	MaxBytes int
 }
 
 // ParseOptions configures Parse. The zero value reads Godot 4 text.

@@ -3,6 +3,7 @@ package gdtext
 import (
 	"encoding/base64"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -46,6 +47,12 @@ func Parse(text string, o ParseOptions) (variant.Value, error) {
 	}
 	return v, nil
 }
+
+// Canonical NaNs: the engine's NaN constant, as a double and as a float.
+var (
+	nan64 = math.Float64frombits(0x7ff8000000000000)
+	nan32 = math.Float32frombits(0x7fc00000)
+)
 
 type tokKind uint8
 
