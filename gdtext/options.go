@@ -8,8 +8,10 @@ import (
 )
 
 // DefaultMaxDepth is the nesting limit Parse uses when ParseOptions.MaxDepth
-// is 0, the same as the engine's binary decoder.
-const DefaultMaxDepth = 1024
+// is 0: the binary decoder's (variant.DefaultMaxDepth, the engine's limit),
+// counted the same way, so that the text of every value that decodes
+// parses.
+const DefaultMaxDepth = variant.DefaultMaxDepth
 
 // maxFormatDepth is the largest ParseOptions.MaxDepth, the nesting
 // Format follows at most.
@@ -41,8 +43,9 @@ type ParseOptions struct {
 	// Family is the engine family whose syntax the text follows; 0 means
 	// variant.Godot4.
 	Family variant.Family
-	// MaxDepth is the deepest nesting accepted: the top-level value is at
-	// depth 1 and the elements, keys, values and properties of a container
+	// MaxDepth is the deepest nesting accepted, counted as
+	// variant.DecOptions.MaxDepth counts it: the top-level value is at
+	// depth 0 and the elements, keys, values and properties of a container
 	// at depth d are at d+1. 0 means DefaultMaxDepth; at most 65536.
 	MaxDepth int
 }

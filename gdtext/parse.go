@@ -34,7 +34,7 @@ func Parse(text string, o ParseOptions) (variant.Value, error) {
 	if t.kind == tEOF {
 		return nil, p.errAt(t.pos, "no value in the text")
 	}
-	v, err := p.value(t, 1)
+	v, err := p.value(t, 0)
 	if err != nil {
 		return nil, err
 	}
