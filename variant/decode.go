@@ -747,14 +747,31 @@ func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType,
 				return ContainerType{}, 0, d.fail(off, t, ErrObjectsNotAllowed, ErrCodeInvalidData,
 					"no script "+strconv.Quote(name)+" (DecOptions.Scripts)")
 			}
-			return ContainerType{Kind: Script, Builtin: TypeObject, Name: name}, next, nil
+			return objectContainerType(Script, name, d.allowObjects), next, nil
 		}
-		if name == "" && d.allowObjects {
-			return Typed(TypeObject), next, nil // no class: any Object
-		}
-		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: name}, next, nil
+		return objectContainerType(ClassName, name, d.allowObjects), next, nil
 	}
 	return ContainerType{}, p, nil
+}
+
+// objectContainerType is the type of a container typed with objects of a
+// class (kind ClassName) or script (kind Script) named name, as Godot 4.6
+// types it. Without objects the engine names the class EncodedObjectAsID
+// whatever the data says; the model keeps the name the data gives (the
+// encoder writes EncodedObjectAsID then too), except an empty one:
+//
+//   - an empty class name, with objects: any Object, Array[Object];
+//   - an empty class name or script path, without objects: the engine's
+//     Array[EncodedObjectAsID], which the text form can express;
+//   - an empty script path with objects is refused before this.
+func objectContainerType(kind ContainerKind, name string, allowObjects bool) ContainerType {
+	switch {
+	case name == "" && allowObjects:
+		return Typed(TypeObject)
+	case name == "":
+		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}
+	}
+	return ContainerType{Kind: kind, Builtin: TypeObject, Name: name}
 }
 
 func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
