@@ -149,7 +149,6 @@ func TestParseErrors(t *testing.T) {
 		{3, "Vector2i(1, 2)", 1, 1, "Vector2i does not exist in Godot 3 text"},
 		{3, "Array[int]([])", 1, 1, "Array does not exist in Godot 3 text"},
 		{3, `&"x"`, 1, 1, "unexpected character '&'"},
-		{3, `"\uD83D\uDE00"`, 1, 2, "surrogate escape in Godot 3 text"},
 		{3, "inf_neg.0", 1, 8, "unexpected character '.'"},
 		{4, "-inf.0", 1, 5, "unexpected character '.'"},
 	}

@@ -450,13 +450,30 @@ func basisRows(b Basis) []float64 {
 // '"', '\\', \b \t \n \f \r, \uXXXX for the other control characters, DEL,
 // the C1 controls and the Unicode line and paragraph separators, and every
 // other character as itself (UTF-8).
+//
+// Godot 3 strings may hold more than UTF-8 (see DecodeRuneGodot3):
+// surrogates are written as \uXXXX escapes, which str2var turns back into
+// the same characters, and characters above U+10FFFF, which no escape of
+// str2var can give, as the bytes Godot 3 writes for them; the engine reads
+// those back from the text's bytes (File.get_as_text,
+// PoolByteArray.get_string_from_utf8, …), and so does the parser of package
+// gdtext. String methods (lenient) write them as U+FFFD, and any byte that
+// is not part of a character as U+FFFD.
 func (w *writer) quote(s string) error {
-	if !utf8.ValidString(s) && !w.lenient {
-		return errorf("string %q is not valid UTF-8", s)
+	if !w.lenient {
+		if w.g3 && !validGodot3(s) {
+			return errorf("string %q is not one Godot 3 can hold", s)
+		} else if !w.g3 && !utf8.ValidString(s) {
+			return errorf("string %q is not valid UTF-8", s)
+		}
 	}
 	w.buf = append(w.buf, '"')
 	start := 0
-	for i, r := range s {
+	for i := 0; i < len(s); {
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		var esc string
 		switch r {
 		case '"':
@@ -474,13 +491,24 @@ func (w *writer) quote(s string) error {
 		case '\r':
 			esc = `\r`
 		case utf8.RuneError:
-			if _, n := utf8.DecodeRuneInString(s[i:]); n == 1 {
-				esc = "\uFFFD" // lenient: a byte that is not UTF-8
-				break
+			if n > 1 {
+				i += n // U+FFFD itself
+				continue
 			}
-			continue
+			// Not UTF-8: a character only Godot 3 has, or (lenient) a
+			// stray byte.
+			if r, n = DecodeRuneGodot3(s[i:]); n <= 1 {
+				r, n, esc = utf8.RuneError, 1, "\uFFFD"
+			} else if r > utf8.MaxRune {
+				if w.g3 && !w.lenient {
+					i += n // written as it is
+					continue
+				}
+				esc = "\uFFFD"
+			}
 		default:
 			if r >= 0x20 && r != 0x7f && (r < 0x80 || r >= 0xa0) && r != 0x2028 && r != 0x2029 {
+				i += n
 				if w.max > 0 && i-start > w.max {
 					// A long run without escapes: stop early when full.
 					w.str(s[start:i])
@@ -495,15 +523,12 @@ func (w *writer) quote(s string) error {
 		w.str(s[start:i])
 		if esc != "" {
 			w.buf = append(w.buf, esc...)
-			if r == utf8.RuneError {
-				start = i + 1
-				continue
-			}
 		} else {
 			const hex = "0123456789abcdef"
 			w.buf = append(w.buf, '\\', 'u', hex[r>>12&15], hex[r>>8&15], hex[r>>4&15], hex[r&15])
 		}
-		start = i + utf8.RuneLen(r)
+		i += n
+		start = i
 		if w.full() {
 			return nil
 		}
