@@ -1,6 +1,7 @@
 package gdtext
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gdvar/gdvar/variant"
@@ -25,6 +26,9 @@ func FuzzParse(f *testing.F) {
 			f.Add(fx.Text, fam == variant.Godot3)
 		}
 	}
+	for _, s := range []string{"\"\xed\xa0\xbd\"", "[\"a\\ud83d\xf4\x90\x80\x80\"]", "\"\xe0\x80\xaf\xfc\x84\x80\x80\x80\x80\""} {
+		f.Add(s, true)
+	}
 	f.Fuzz(func(t *testing.T, text string, g3 bool) {
 		fam := variant.Godot4
 		if g3 {
@@ -48,6 +52,13 @@ func FuzzParse(f *testing.F) {
 			}
 			if !variant.Equal(v, back) {
 				t.Fatalf("Parse(%q) = %#v\nFormat: %q\nParse again: %#v", text, v, out, back)
+			}
+			if limit := len(out) / 2; limit > 0 {
+				cut, err := Format(v, Options{Family: fam, Multiline: multi, MaxBytes: limit})
+				body, ok := strings.CutSuffix(cut, variant.TextCut)
+				if err != nil || !ok || !strings.HasPrefix(out, body) || len(body) > limit || len(body) < limit-3 {
+					t.Fatalf("Format(%q) with MaxBytes %d = %q, %v", out, limit, cut, err)
+				}
 			}
 		}
 	})

@@ -116,3 +116,16 @@ func ExampleAppendText() {
 	// PackedByteArray(0, 0, 0, 0, 0,… <nil>
 	// Quat( 0, 0, 0, 1 ) <nil>
 }
+
+// Godot 3 strings may hold surrogates and characters beyond U+10FFFF.
+func ExampleDecodeStringGodot3() {
+	s, ok := variant.DecodeStringGodot3([]byte("a\xed\xa0\xbd\xe0\x80\xaf"))
+	fmt.Printf("%q %v\n", s, ok)
+	r, n := variant.DecodeRuneGodot3(s[1:])
+	fmt.Printf("%#x %d\n", r, n)
+	fmt.Printf("% x\n", variant.AppendRuneGodot3(nil, 0x110000))
+	// Output:
+	// "a\xed\xa0\xbd/" true
+	// 0xd83d 3
+	// f4 90 80 80
+}
