@@ -10,6 +10,9 @@
 //
 // Format writes a variant.Value; Parse reads one. Options.Family and
 // ParseOptions.Family choose the engine family (Godot 4 by default).
+// Format is variant.AppendText, which also gives every value its String
+// method (the Godot 4 text); Options.MaxBytes bounds the text, cut with
+// "…", for printing values of any size.
 //
 // # Writing
 //
