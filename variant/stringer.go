@@ -5,9 +5,11 @@ import "fmt"
 // Every Value prints itself in the Godot 4 text form (what var_to_str
 // writes, see package gdtext): fmt's %v and %s use String, %#v uses
 // GoString, which gives the same text. String never fails: where the text
-// form cannot express a value, it writes the closest text instead (bytes
-// that are not UTF-8 as U+FFFD, a class name or container type as it is,
-// "…" for nesting deeper than 65536 levels). To choose the family, bound
+// form cannot express a value, it writes the closest text instead (the
+// surrogates of Godot 3 strings as \uXXXX, their characters above U+10FFFF
+// and bytes that are not UTF-8 as U+FFFD, a class name or container type as
+// it is, "…" for nesting deeper than 65536 levels); Parse may refuse such
+// a text. To choose the family, bound
 // the length or see such errors, use AppendText or package gdtext.
 //
 // NodePath is the exception: its String method returns the path itself

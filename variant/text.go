@@ -30,7 +30,7 @@ const TextCut = "…"
 // maxTextDepth bounds how deeply the text writer follows nested
 // containers, so that a value that contains itself fails instead of
 // recursing forever.
-const maxTextDepth = 1 << 16
+const maxTextDepth = maxDepthLimit
 
 // AppendText appends the text form of v (what var_to_str writes in Godot 4,
 // var2str in Godot 3; see package gdtext for the details) to dst. On error
