@@ -119,3 +119,28 @@ func ExampleSyntaxError() {
 	// 7 2 4
 	// line 2, column 4: expected ',' or ']' in Array, found number 3
 }
+
+// MaxBytes cuts the text of a large value without formatting the rest.
+func ExampleFormat_maxBytes() {
+	samples := make(variant.PackedFloat32Array, 1<<20)
+	text, err := gdtext.Format(samples, gdtext.Options{MaxBytes: 40})
+	fmt.Println(text, err)
+	// Output:
+	// PackedFloat32Array(0, 0, 0, 0, 0, 0, 0, … <nil>
+}
+
+// Godot 3 strings can hold surrogates, which its text writes as escapes.
+func ExampleFormat_godot3Surrogate() {
+	m, _ := variant.DecOptions{Family: variant.Godot3}.DecMode()
+	v, _, err := m.Decode([]byte("\x04\x00\x00\x00\x03\x00\x00\x00\xed\xa0\xbd\x00"))
+	if err != nil {
+		panic(err)
+	}
+	text, _ := gdtext.Format(v, gdtext.Options{Family: variant.Godot3})
+	fmt.Println(text)
+	back, _ := gdtext.Parse(text, gdtext.ParseOptions{Family: variant.Godot3})
+	fmt.Printf("%q\n", string(back.(variant.String)))
+	// Output:
+	// "\ud83d"
+	// "\xed\xa0\xbd"
+}
