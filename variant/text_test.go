@@ -74,6 +74,9 @@ func TestStringNeverFails(t *testing.T) {
 		{&Array{Elem: ContainerType{Kind: Script}}, `Array[Resource("")]([])`},
 		{&Array{Elem: ContainerType{Kind: 9}}, `Array[Variant]([])`},
 	}
+	if got := fmt.Sprint((*Dictionary)(nil), (*Array)(nil), (*Object)(nil)); got != "{} [] null" {
+		t.Errorf("nil pointers print as %q", got)
+	}
 	for _, tt := range tests {
 		if _, err := AppendText(nil, tt.v, TextOptions{}); err == nil {
 			t.Errorf("AppendText(%s) did not fail", tt.want)
