@@ -34,7 +34,7 @@ func Example() {
 	fmt.Printf("%+v\n", p)
 	// Output:
 	// 1b00000003000000040000000200000069640000020000000700000004000000040000006e616d650400000003000000416461000400000003000000706f7300050000000000803f00000040
-	// {ID:7 Name:Ada Pos:{X:1 Y:2} HP:0}
+	// {ID:7 Name:Ada Pos:Vector2(1, 2) HP:0}
 }
 
 func Example_any() {
@@ -63,7 +63,7 @@ func Example_any() {
 	//   ]
 	//   level: int64 12
 	//   name: string "Ada"
-	//   pos: variant.Vector2 {1 2}
+	//   pos: variant.Vector2 Vector2(1, 2)
 	// }
 }
 

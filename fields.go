@@ -257,7 +257,7 @@ func (bd *builder) structFields(t reflect.Type) *structInfo {
 		f.key = wire.AppendString(wire.AppendU32(nil, uint32(variant.TypeString)), f.name)
 		f.varSeg = keySeg(variant.String(f.name))
 		f.utf8OK = utf8.ValidString(f.name)
-		_, f.g3OK = utf8Godot3([]byte(f.name))
+		f.g3OK = validString(variant.Godot3, f.name)
 		f.clean = f.utf8OK && !strings.ContainsRune(f.name, 0) && !strings.HasPrefix(f.name, "\uFEFF")
 		f.fast = fastKindOf(f.typ)
 		info.byName[f.name] = f

@@ -285,68 +285,16 @@ func validString(fam variant.Family, s string) bool {
 		return true
 	}
 	if fam == variant.Godot3 {
-		_, ok := utf8Godot3([]byte(s))
-		return ok
+		// Godot 3 holds more, in the form it writes (no overlong forms).
+		g3, ok := utf8Godot3([]byte(s))
+		return ok && g3 == s
 	}
 	return false
 }
 
-// utf8Godot3 accepts what Godot 3's looser UTF-8 parser accepts: besides
-// valid UTF-8 also surrogate code points, code points above U+10FFFF and
-// 5-byte sequences, which are kept as they are; overlong 3- and 4-byte
-// forms, which the engine reads as the code point they spell, are
-// normalised. Overlong 2-byte forms, stray continuation bytes, truncated
-// sequences and the bytes FE and FF are refused. (The same rule as
-// package variant's decoder.)
-func utf8Godot3(raw []byte) (string, bool) {
-	minRune := [6]rune{0, 0, 0x80, 0x800, 0x10000, 0x200000}
-	if utf8.Valid(raw) {
-		return string(raw), true
-	}
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		var n int
-		var cp rune
-		switch {
-		case c < 0x80:
-			out = append(out, c)
-			i++
-			continue
-		case c < 0xC2:
-			return "", false
-		case c < 0xE0:
-			n, cp = 2, rune(c&0x1F)
-		case c < 0xF0:
-			n, cp = 3, rune(c&0x0F)
-		case c < 0xF8:
-			n, cp = 4, rune(c&0x07)
-		case c < 0xFC:
-			n, cp = 5, rune(c&0x03)
-		default:
-			return "", false
-		}
-		if i+n > len(raw) {
-			return "", false
-		}
-		for _, cc := range raw[i+1 : i+n] {
-			if cc&0xC0 != 0x80 {
-				return "", false
-			}
-			cp = cp<<6 | rune(cc&0x3F)
-		}
-		if cp < minRune[n] && (cp < 0xD800 || cp > 0xDFFF) {
-			if cp == 0 {
-				break
-			}
-			out = utf8.AppendRune(out, cp)
-		} else {
-			out = append(out, raw[i:i+n]...)
-		}
-		i += n
-	}
-	return string(out), true
-}
+// utf8Godot3 is Godot 3's reading of a string's bytes, as package
+// variant's decoder reads them.
+func utf8Godot3(raw []byte) (string, bool) { return variant.DecodeStringGodot3(raw) }
 
 // count reads the element count of a packed array at p and checks that
 // count*size bytes follow.

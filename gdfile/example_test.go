@@ -30,7 +30,7 @@ func Example() {
 	_, err = gdfile.Read(data, gdfile.Options{Key: &wrong})
 	fmt.Println(err)
 	// Output:
-	// encrypted (Godot 4, AES-256-CFB) Godot 4 [slot 1 42]
+	// encrypted (Godot 4, AES-256-CFB) Godot 4 ["slot 1" 42]
 	// gdfile: encrypted file at byte 0: wrong password or key, or a damaged file (the MD5 of the decrypted data does not match)
 }
 

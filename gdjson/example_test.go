@@ -42,6 +42,6 @@ func ExampleParse() {
 	_, err := gdjson.Parse(`{"level": 12,`, gdjson.ParseOptions{})
 	fmt.Println(err)
 	// Output:
-	// variant.Float 12
+	// variant.Float 12.0
 	// gdjson: line 1, column 14: expected '}'
 }

@@ -10,6 +10,9 @@
 //
 // Format writes a variant.Value; Parse reads one. Options.Family and
 // ParseOptions.Family choose the engine family (Godot 4 by default).
+// Format is variant.AppendText, which also gives every value its String
+// method (the Godot 4 text); Options.MaxBytes bounds the text, cut with
+// "…", for printing values of any size.
 //
 // # Writing
 //
@@ -30,8 +33,15 @@
 //     \t \n \f \r, and \uXXXX for the other control characters, DEL, the C1
 //     controls and U+2028/U+2029. Other characters are written as UTF-8,
 //     including those outside the Basic Multilingual Plane (Godot 3's
-//     reader has no escape for them). A string that is not valid UTF-8
-//     cannot be written;
+//     reader has no escape for them). Godot 3 strings can hold more than
+//     UTF-8 (surrogates, characters above U+10FFFF; see
+//     variant.DecodeRuneGodot3): surrogates are written \uXXXX, which
+//     str2var keeps as they are, and characters above U+10FFFF as the bytes
+//     Godot 3 writes for them, since no escape gives them: the text is
+//     then not valid UTF-8, but the engine reads it from those bytes
+//     (get_string_from_utf8, File.get_as_text) back to the same string,
+//     and so does Parse. Other strings that are not valid UTF-8 cannot be
+//     written;
 //   - everything is on one line unless Options.Multiline asks for the
 //     engine's layout of Dictionaries, one entry a line. The one-line form
 //     is that layout with the line breaks turned into spaces.
@@ -139,7 +149,9 @@
 // Godot 3.2.3 str2var returns the text itself, as a String, when it cannot
 // read it; it knows no uppercase E in exponents ("1E3" is the int 1), no \U
 // escape, no inf_neg and no StringName; it keeps surrogates from \u escapes
-// as they are. var2str writes floats with six significant digits of their
+// as they are, each a character of its own (Parse does the same for Godot
+// 3 text: "\ud83d\ude00" is two characters, encoded ed a0 bd ed b8 80).
+// var2str writes such strings as their raw bytes. var2str writes floats with six significant digits of their
 // 32-bit rounding (1e300 as inf), -inf as "-inf.0", an RID as nothing,
 // sorted Dictionary keys, "[  ]" and "{\n\n}" when empty, and spaces inside
 // constructors ("Vector2( 1, 2 )").

@@ -74,9 +74,9 @@ func ExampleParse() {
 	a := items.(*variant.Array)
 	fmt.Println(a.Elem.Builtin, a.Values)
 	// Output:
-	// hp float
-	// name StringName
-	// items Array
+	// "hp" float
+	// "name" StringName
+	// "items" Array
 	// int [1 2]
 }
 
@@ -88,10 +88,10 @@ func ExampleParse_object() {
 	o := v.(*variant.Object)
 	fmt.Println(o.Class, len(o.Properties))
 	name, _ := o.Get("resource_name")
-	fmt.Printf("%q\n", name)
+	fmt.Println(name)
 
 	id, _ := gdtext.Parse(`Object(EncodedObjectAsID,"object_id":1234,"script":null)`, gdtext.ParseOptions{})
-	fmt.Printf("%T %v\n", id, id)
+	fmt.Printf("%T %d\n", id, id)
 	// Output:
 	// Resource 2
 	// "x"
@@ -103,9 +103,9 @@ func ExampleParse_godot3() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Printf("%v\n", v.(*variant.Array).Values)
+	fmt.Println(v)
 	// Output:
-	// [{1 2} -Inf [0.5]]
+	// [Vector2(1, 2), inf_neg, PackedFloat32Array(0.5)]
 }
 
 func ExampleSyntaxError() {
@@ -118,4 +118,29 @@ func ExampleSyntaxError() {
 	// Output:
 	// 7 2 4
 	// line 2, column 4: expected ',' or ']' in Array, found number 3
+}
+
+// MaxBytes cuts the text of a large value without formatting the rest.
+func ExampleFormat_maxBytes() {
+	samples := make(variant.PackedFloat32Array, 1<<20)
+	text, err := gdtext.Format(samples, gdtext.Options{MaxBytes: 40})
+	fmt.Println(text, err)
+	// Output:
+	// PackedFloat32Array(0, 0, 0, 0, 0, 0, 0, … <nil>
+}
+
+// Godot 3 strings can hold surrogates, which its text writes as escapes.
+func ExampleFormat_godot3Surrogate() {
+	m, _ := variant.DecOptions{Family: variant.Godot3}.DecMode()
+	v, _, err := m.Decode([]byte("\x04\x00\x00\x00\x03\x00\x00\x00\xed\xa0\xbd\x00"))
+	if err != nil {
+		panic(err)
+	}
+	text, _ := gdtext.Format(v, gdtext.Options{Family: variant.Godot3})
+	fmt.Println(text)
+	back, _ := gdtext.Parse(text, gdtext.ParseOptions{Family: variant.Godot3})
+	fmt.Printf("%q\n", string(back.(variant.String)))
+	// Output:
+	// "\ud83d"
+	// "\xed\xa0\xbd"
 }

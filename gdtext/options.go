@@ -8,12 +8,13 @@ import (
 )
 
 // DefaultMaxDepth is the nesting limit Parse uses when ParseOptions.MaxDepth
-// is 0, the same as the engine's binary decoder.
-const DefaultMaxDepth = 1024
+// is 0: the binary decoder's (variant.DefaultMaxDepth, the engine's limit),
+// counted the same way, so that the text of every value that decodes
+// parses.
+const DefaultMaxDepth = variant.DefaultMaxDepth
 
-// maxFormatDepth bounds how deeply Format follows nested containers, so that
-// a value that contains itself fails instead of recursing forever. It is
-// also the largest ParseOptions.MaxDepth.
+// maxFormatDepth is the largest ParseOptions.MaxDepth, the nesting
+// Format follows at most.
 const maxFormatDepth = 1 << 16
 
 // Options configures Format and Append. The zero value writes Godot 4 text
@@ -27,6 +28,14 @@ type Options struct {
 	// "{ \"a\": 1, \"b\": 2 }", which is the engine's text with its line
 	// breaks replaced by spaces.
 	Multiline bool
+	// MaxBytes, when positive, bounds the text: once it grows past
+	// MaxBytes bytes, Format keeps the first MaxBytes bytes (fewer when
+	// that would split a UTF-8 sequence), appends variant.TextCut ("…")
+	// and stops without looking at the rest of the value, so that time and
+	// memory are proportional to MaxBytes, not to the value. A cut text is
+	// at most MaxBytes+len(variant.TextCut) bytes long and cannot be
+	// parsed. 0 means no limit.
+	MaxBytes int
 }
 
 // ParseOptions configures Parse. The zero value reads Godot 4 text.
@@ -34,8 +43,9 @@ type ParseOptions struct {
 	// Family is the engine family whose syntax the text follows; 0 means
 	// variant.Godot4.
 	Family variant.Family
-	// MaxDepth is the deepest nesting accepted: the top-level value is at
-	// depth 1 and the elements, keys, values and properties of a container
+	// MaxDepth is the deepest nesting accepted, counted as
+	// variant.DecOptions.MaxDepth counts it: the top-level value is at
+	// depth 0 and the elements, keys, values and properties of a container
 	// at depth d are at d+1. 0 means DefaultMaxDepth; at most 65536.
 	MaxDepth int
 }

@@ -3,6 +3,7 @@ package gdtext
 import (
 	"encoding/base64"
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -33,7 +34,7 @@ func Parse(text string, o ParseOptions) (variant.Value, error) {
 	if t.kind == tEOF {
 		return nil, p.errAt(t.pos, "no value in the text")
 	}
-	v, err := p.value(t, 1)
+	v, err := p.value(t, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -46,6 +47,12 @@ func Parse(text string, o ParseOptions) (variant.Value, error) {
 	}
 	return v, nil
 }
+
+// Canonical NaNs: the engine's NaN constant, as a double and as a float.
+var (
+	nan64 = math.Float64frombits(0x7ff8000000000000)
+	nan32 = math.Float32frombits(0x7fc00000)
+)
 
 type tokKind uint8
 
@@ -262,8 +269,9 @@ func (p *parser) lexNumber(start int) (token, error) {
 // engine's: \b \t \n \f \r, \uXXXX, (Godot 4) \UXXXXXX, and a backslash
 // before any other character stands for that character. Godot 4 joins
 // UTF-16 surrogate pairs written as two escapes; a lone surrogate is an
-// error, and so is any surrogate escape in Godot 3 text, whose engine would
-// keep it as an invalid character.
+// error. Godot 3 keeps every surrogate escape as a character of its own, as
+// str2var does, and reads the characters beyond UTF-8 that its strings may
+// hold (see variant.DecodeRuneGodot3) from the text's bytes.
 func (p *parser) lexString(start int) (string, error) {
 	s := p.src
 	// Fast path: no escapes.
@@ -295,7 +303,16 @@ func (p *parser) lexString(start int) (string, error) {
 			}
 			r, n := utf8.DecodeRuneInString(s[p.pos:])
 			if r == utf8.RuneError && n <= 1 {
-				return "", p.errAt(p.pos, "invalid UTF-8 in string")
+				if !p.g3 {
+					return "", p.errAt(p.pos, "invalid UTF-8 in string")
+				}
+				if r, n = variant.DecodeRuneGodot3(s[p.pos:]); n <= 1 {
+					return "", p.errAt(p.pos, "invalid UTF-8 in string (even for Godot 3)")
+				}
+				var tmp [6]byte
+				sb.Write(variant.AppendRuneGodot3(tmp[:0], r)) // overlong forms as Godot 3 writes them
+				p.pos += n
+				continue
 			}
 			sb.WriteString(s[p.pos : p.pos+n])
 			p.pos += n
@@ -350,23 +367,30 @@ func (p *parser) lexString(start int) (string, error) {
 			var n int
 			r, n = utf8.DecodeRuneInString(s[p.pos:])
 			if r == utf8.RuneError && n <= 1 {
-				return "", p.errAt(p.pos, "invalid UTF-8 in string")
+				if p.g3 {
+					r, n = variant.DecodeRuneGodot3(s[p.pos:])
+				}
+				if n <= 1 {
+					return "", p.errAt(p.pos, "invalid UTF-8 in string")
+				}
 			}
 			p.pos += n - 1
 		}
 		p.pos++
 		switch {
+		case p.g3:
+			// Surrogates and characters beyond U+10FFFF stay as they are.
+			var tmp [6]byte
+			sb.Write(variant.AppendRuneGodot3(tmp[:0], r))
+			continue
 		case r >= 0xd800 && r < 0xdc00:
-			if p.g3 {
-				return "", p.errAt(escPos, "surrogate escape in Godot 3 text")
-			}
 			if lead != 0 {
 				return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
 			}
 			lead, leadPos = r, escPos
 			continue
 		case r >= 0xdc00 && r < 0xe000:
-			if p.g3 || lead == 0 {
+			if lead == 0 {
 				return "", p.errAt(escPos, "unpaired UTF-16 surrogate in escape")
 			}
 			r = 0x10000 + (lead-0xd800)<<10 + (r - 0xdc00)

@@ -1,6 +1,7 @@
 package gdtext
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -148,7 +149,6 @@ func TestParseErrors(t *testing.T) {
 		{3, "Vector2i(1, 2)", 1, 1, "Vector2i does not exist in Godot 3 text"},
 		{3, "Array[int]([])", 1, 1, "Array does not exist in Godot 3 text"},
 		{3, `&"x"`, 1, 1, "unexpected character '&'"},
-		{3, `"\uD83D\uDE00"`, 1, 2, "surrogate escape in Godot 3 text"},
 		{3, "inf_neg.0", 1, 8, "unexpected character '.'"},
 		{4, "-inf.0", 1, 5, "unexpected character '.'"},
 	}
@@ -180,18 +180,75 @@ func TestParseOptions(t *testing.T) {
 
 func TestParseDepth(t *testing.T) {
 	nest := func(n int) string { return strings.Repeat("[", n) + "1" + strings.Repeat("]", n) }
-	// The innermost value of n nested Arrays is at depth n+1.
-	if _, err := Parse(nest(DefaultMaxDepth-1), ParseOptions{}); err != nil {
+	// The innermost value of n nested Arrays is at depth n.
+	if _, err := Parse(nest(DefaultMaxDepth), ParseOptions{}); err != nil {
 		t.Errorf("depth %d: %v", DefaultMaxDepth, err)
 	}
-	_, err := Parse(nest(DefaultMaxDepth), ParseOptions{})
-	if se, ok := err.(*SyntaxError); !ok || se.Msg != "nesting deeper than 1024" || se.Offset != DefaultMaxDepth {
-		t.Errorf("depth %d: %v, want a nesting error at offset %d", DefaultMaxDepth+1, err, DefaultMaxDepth)
+	_, err := Parse(nest(DefaultMaxDepth+1), ParseOptions{})
+	if se, ok := err.(*SyntaxError); !ok || se.Msg != "nesting deeper than 1024" || se.Offset != DefaultMaxDepth+1 {
+		t.Errorf("depth %d: %v, want a nesting error at offset %d", DefaultMaxDepth+1, err, DefaultMaxDepth+1)
 	}
-	if _, err := Parse(`{"a": Object(Node,"p":[1])}`, ParseOptions{MaxDepth: 3}); err == nil {
-		t.Error("MaxDepth 3: a value at depth 4 was accepted")
+	if _, err := Parse(`{"a": Object(Node,"p":[1])}`, ParseOptions{MaxDepth: 2}); err == nil {
+		t.Error("MaxDepth 2: a value at depth 3 was accepted")
 	}
-	if _, err := Parse(nest(65535), ParseOptions{MaxDepth: 65536}); err != nil {
+	if _, err := Parse(`{"a": Object(Node,"p":[1])}`, ParseOptions{MaxDepth: 3}); err != nil {
+		t.Errorf("MaxDepth 3: %v", err)
+	}
+	if _, err := Parse(nest(65536), ParseOptions{MaxDepth: 65536}); err != nil {
 		t.Errorf("depth 65536 with MaxDepth 65536: %v", err)
+	}
+}
+
+// TestDepthAgreesWithBinary checks that the text of the deepest value the
+// binary decoder accepts parses back to it, and that one level more fails
+// in both, for Arrays, Dictionary keys and values and Object properties.
+func TestDepthAgreesWithBinary(t *testing.T) {
+	wrap := map[string]func(variant.Value) variant.Value{
+		"Array": func(v variant.Value) variant.Value { return variant.NewArray(v) },
+		"Dictionary value": func(v variant.Value) variant.Value {
+			d := variant.NewDictionary(1)
+			d.Set(variant.Int(1), v)
+			return d
+		},
+		"Dictionary key": func(v variant.Value) variant.Value {
+			d := variant.NewDictionary(1)
+			d.Set(v, variant.Int(1))
+			return d
+		},
+		"Object property": func(v variant.Value) variant.Value {
+			return &variant.Object{Class: "Node", Properties: []variant.Property{{Name: "p", Value: v}}}
+		},
+	}
+	for _, fam := range []variant.Family{variant.Godot4, variant.Godot3} {
+		enc, _ := variant.EncOptions{Family: fam, FullObjects: true, MaxDepth: 2 * variant.DefaultMaxDepth}.EncMode()
+		dec, _ := variant.DecOptions{Family: fam, AllowObjects: true}.DecMode()
+		for name, w := range wrap {
+			var v variant.Value = variant.Int(7)
+			for range variant.DefaultMaxDepth {
+				v = w(v) // the Int is at depth DefaultMaxDepth
+			}
+			for extra := range 2 {
+				b, err := enc.Encode(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				back, _, decErr := dec.Decode(b)
+				text, err := Format(v, Options{Family: fam})
+				if err != nil {
+					t.Fatalf("%v %s: Format: %v", fam, name, err)
+				}
+				parsed, parseErr := Parse(text, ParseOptions{Family: fam})
+				if extra == 0 {
+					if decErr != nil || parseErr != nil {
+						t.Errorf("%v %s: depth %d: decode: %v; parse: %v", fam, name, variant.DefaultMaxDepth, decErr, parseErr)
+					} else if !variant.Equal(back, parsed) || !variant.Equal(v, parsed) {
+						t.Errorf("%v %s: the text parses to another value", fam, name)
+					}
+				} else if !errors.Is(decErr, variant.ErrTooDeep) || parseErr == nil {
+					t.Errorf("%v %s: depth %d: decode: %v; parse: %v; want both to fail", fam, name, variant.DefaultMaxDepth+1, decErr, parseErr)
+				}
+				v = w(v)
+			}
+		}
 	}
 }

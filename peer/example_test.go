@@ -96,7 +96,7 @@ func ExampleListenUDP() {
 	v, err := c.ReadValue()
 	fmt.Printf("%#v %v\n", v, err)
 	// Output:
-	// variant.PackedInt32Array{1, 2, 3} <nil>
+	// PackedInt32Array(1, 2, 3) <nil>
 }
 
 // A WebSocket server for Godot's WebSocketPeer, which sends each put_var
@@ -135,5 +135,5 @@ func ExampleListenWebSocket() {
 	v, err := c.ReadValue()
 	fmt.Println(variant.TypeOf(v), v, err)
 	// Output:
-	// StringName ready <nil>
+	// StringName &"ready" <nil>
 }

@@ -73,3 +73,26 @@ func BenchmarkDecodePackedFloat32Array1MZeroCopy(b *testing.B) {
 
 func BenchmarkEncodePlayers100k(b *testing.B) { benchEncode(b, players()) }
 func BenchmarkDecodePlayers100k(b *testing.B) { benchDecode(b, players()) }
+
+// BenchmarkTextLimit formats an 8 MiB PackedByteArray in full and with a
+// 2000-byte limit (as gdvar serve prints values).
+func BenchmarkTextLimit(b *testing.B) {
+	v := make(PackedByteArray, 8<<20)
+	for i := range v {
+		v[i] = byte(i)
+	}
+	for _, limit := range []int{0, 2000} {
+		name := "full"
+		if limit > 0 {
+			name = "limit2000"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			var buf []byte
+			for b.Loop() {
+				buf, _ = AppendText(buf[:0], v, TextOptions{MaxBytes: limit})
+			}
+			b.ReportMetric(float64(len(buf)), "textbytes")
+		})
+	}
+}

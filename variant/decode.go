@@ -500,7 +500,7 @@ func (d *decoder) text(raw []byte) (string, bool) {
 	}
 	if !utf8.Valid(raw) {
 		if d.fam == Godot3 {
-			return utf8Godot3(raw)
+			return DecodeStringGodot3(raw)
 		}
 		return "", false
 	}
@@ -508,63 +508,6 @@ func (d *decoder) text(raw []byte) (string, bool) {
 		return unsafe.String(unsafe.SliceData(raw), len(raw)), true
 	}
 	return d.copyText(raw), true
-}
-
-// utf8Godot3 accepts what Godot 3's looser UTF-8 parser accepts: besides
-// valid UTF-8 also surrogate code points, code points above U+10FFFF and
-// 5-byte sequences, which are kept as they are; overlong 3- and 4-byte
-// forms, which the engine reads as the code point they spell, are
-// normalised. Overlong 2-byte forms, stray continuation bytes, truncated
-// sequences and the bytes FE and FF are refused.
-func utf8Godot3(raw []byte) (string, bool) {
-	// minRune is the smallest code point that needs an n-byte sequence.
-	minRune := [6]rune{0, 0, 0x80, 0x800, 0x10000, 0x200000}
-	if utf8.Valid(raw) {
-		return string(raw), true
-	}
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		var n int
-		var cp rune
-		switch {
-		case c < 0x80:
-			out = append(out, c)
-			i++
-			continue
-		case c < 0xC2: // continuation byte or overlong 2-byte lead
-			return "", false
-		case c < 0xE0:
-			n, cp = 2, rune(c&0x1F)
-		case c < 0xF0:
-			n, cp = 3, rune(c&0x0F)
-		case c < 0xF8:
-			n, cp = 4, rune(c&0x07)
-		case c < 0xFC:
-			n, cp = 5, rune(c&0x03)
-		default:
-			return "", false
-		}
-		if i+n > len(raw) {
-			return "", false
-		}
-		for _, cc := range raw[i+1 : i+n] {
-			if cc&0xC0 != 0x80 {
-				return "", false
-			}
-			cp = cp<<6 | rune(cc&0x3F)
-		}
-		if cp < minRune[n] && (cp < 0xD800 || cp > 0xDFFF) {
-			if cp == 0 {
-				break // an overlong NUL ends the string like a NUL byte
-			}
-			out = utf8.AppendRune(out, cp) // overlong form: the engine keeps the code point
-		} else {
-			out = append(out, raw[i:i+n]...)
-		}
-		i += n
-	}
-	return string(out), true
 }
 
 func (d *decoder) nodePath(off, p int) (Value, int, error) {
@@ -747,14 +690,31 @@ func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType,
 				return ContainerType{}, 0, d.fail(off, t, ErrObjectsNotAllowed, ErrCodeInvalidData,
 					"no script "+strconv.Quote(name)+" (DecOptions.Scripts)")
 			}
-			return ContainerType{Kind: Script, Builtin: TypeObject, Name: name}, next, nil
+			return objectContainerType(Script, name, d.allowObjects), next, nil
 		}
-		if name == "" && d.allowObjects {
-			return Typed(TypeObject), next, nil // no class: any Object
-		}
-		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: name}, next, nil
+		return objectContainerType(ClassName, name, d.allowObjects), next, nil
 	}
 	return ContainerType{}, p, nil
+}
+
+// objectContainerType is the type of a container typed with objects of a
+// class (kind ClassName) or script (kind Script) named name, as Godot 4.6
+// types it. Without objects the engine names the class EncodedObjectAsID
+// whatever the data says; the model keeps the name the data gives (the
+// encoder writes EncodedObjectAsID then too), except an empty one:
+//
+//   - an empty class name, with objects: any Object, Array[Object];
+//   - an empty class name or script path, without objects: the engine's
+//     Array[EncodedObjectAsID], which the text form can express;
+//   - an empty script path with objects is refused before this.
+func objectContainerType(kind ContainerKind, name string, allowObjects bool) ContainerType {
+	switch {
+	case name == "" && allowObjects:
+		return Typed(TypeObject)
+	case name == "":
+		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}
+	}
+	return ContainerType{Kind: kind, Builtin: TypeObject, Name: name}
 }
 
 func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {

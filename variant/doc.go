@@ -12,6 +12,17 @@
 // take any Value as key; typed Arrays and Dictionaries keep their element
 // types; full Objects are plain data (class name and ordered properties).
 //
+// # Printing
+//
+// Every Value prints itself in the Godot 4 text form that var_to_str writes
+// (fmt.Println(dict) prints { "hp": 99.5, "pos": Vector2(1, 2) }): String
+// for %v and %s, GoString, which gives the same text, for %#v. String never
+// fails; NodePath's String returns the bare path, as Godot's str() does.
+// AppendText writes the text for either family and reports what the text
+// form cannot express; TextOptions.MaxBytes bounds the text, cutting it
+// with TextCut ("…") without formatting the rest of the value. Package
+// gdtext reads the text back and documents it.
+//
 // # Decoding and encoding
 //
 // Decode and Encode use the defaults: Godot 4, objects only as instance

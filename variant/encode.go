@@ -56,16 +56,14 @@ func (e *encoder) header(b []byte, t Type, flags uint32) ([]byte, error) {
 }
 
 // checkString fails for strings the engine could not have produced: those
-// that are not valid UTF-8 (Godot 3 also accepts surrogates and code points
-// beyond U+10FFFF, which it reads back as they are).
+// that are not valid UTF-8 (Godot 3 also holds surrogates and characters
+// beyond U+10FFFF, in the form it writes them; see DecodeRuneGodot3).
 func (e *encoder) checkString(b []byte, t Type, s string) error {
 	if utf8.ValidString(s) {
 		return nil
 	}
-	if e.Family == Godot3 {
-		if _, ok := utf8Godot3([]byte(s)); ok {
-			return nil
-		}
+	if e.Family == Godot3 && validGodot3(s) {
+		return nil
 	}
 	return e.fail(b, t, ErrInvalidValue, ErrCodeInvalidData, "string is not valid UTF-8")
 }

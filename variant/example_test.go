@@ -26,7 +26,7 @@ func Example() {
 	fmt.Println(n, pos)
 	// Output:
 	// 1b0000000200000004000000040000006e616d650400000003000000416461000400000003000000706f7300050000000000803f00000040
-	// 56 {1 2}
+	// 56 Vector2(1, 2)
 }
 
 func ExampleDecOptions_DecMode() {
@@ -41,8 +41,8 @@ func ExampleDecOptions_DecMode() {
 		panic(err)
 	}
 	v, _, err := dec.Decode(data)
-	fmt.Printf("%T %q %v\n", v, v, err)
-	// Output: variant.PackedStringArray ["a" "bc"] <nil>
+	fmt.Printf("%T %v %v\n", v, v, err)
+	// Output: variant.PackedStringArray PackedStringArray("a", "bc") <nil>
 }
 
 func ExampleEncOptions_EncMode() {
@@ -84,8 +84,48 @@ func ExampleColorFromString() {
 		fmt.Printf("%-12q %v %v\n", s, c, ok)
 	}
 	// Output:
-	// "#ff8000"    {1 0.5019608 0 1} true
-	// "f80c"       {1 0.53333336 0 0.8} true
-	// "Alice Blue" {0.9411765 0.972549 1 1} true
-	// "nope"       {0 0 0 1} false
+	// "#ff8000"    Color(1, 0.5019608, 0, 1) true
+	// "f80c"       Color(1, 0.53333336, 0, 0.8) true
+	// "Alice Blue" Color(0.9411765, 0.972549, 1, 1) true
+	// "nope"       Color(0, 0, 0, 1) false
+}
+
+// Values print themselves in the Godot 4 text form.
+func ExampleDictionary_String() {
+	d := variant.NewDictionary(2)
+	d.Set(variant.String("name"), variant.String("Ada"))
+	d.Set(variant.String("pos"), variant.Vector2{X: 1, Y: 2.5})
+	fmt.Println(d)
+	fmt.Printf("%v %s\n", variant.Float(1), variant.StringName("idle"))
+	fmt.Println(variant.NewArray(variant.Int(1), nil, variant.PackedByteArray{7, 8}))
+	// Output:
+	// { "name": "Ada", "pos": Vector2(1, 2.5) }
+	// 1.0 &"idle"
+	// [1, null, PackedByteArray(7, 8)]
+}
+
+// MaxBytes bounds the text of a value however large the value is.
+func ExampleAppendText() {
+	big := make(variant.PackedByteArray, 8<<20)
+	text, err := variant.AppendText(nil, big, variant.TextOptions{MaxBytes: 30})
+	fmt.Println(string(text), err)
+
+	text, err = variant.AppendText(nil, variant.Quaternion{W: 1}, variant.TextOptions{Family: variant.Godot3})
+	fmt.Println(string(text), err)
+	// Output:
+	// PackedByteArray(0, 0, 0, 0, 0,… <nil>
+	// Quat( 0, 0, 0, 1 ) <nil>
+}
+
+// Godot 3 strings may hold surrogates and characters beyond U+10FFFF.
+func ExampleDecodeStringGodot3() {
+	s, ok := variant.DecodeStringGodot3([]byte("a\xed\xa0\xbd\xe0\x80\xaf"))
+	fmt.Printf("%q %v\n", s, ok)
+	r, n := variant.DecodeRuneGodot3(s[1:])
+	fmt.Printf("%#x %d\n", r, n)
+	fmt.Printf("% x\n", variant.AppendRuneGodot3(nil, 0x110000))
+	// Output:
+	// "a\xed\xa0\xbd/" true
+	// 0xd83d 3
+	// f4 90 80 80
 }

@@ -326,16 +326,12 @@ func (s *server) serveUDP() {
 func (s *server) value(proto, from string, v variant.Value, err error) {
 	var text string
 	if err == nil {
-		text, err = gdtext.Format(v, s.cfg.text)
+		o := s.cfg.text
+		o.MaxBytes = s.cfg.maxText // stops formatting there: a huge value costs no more
+		text, err = gdtext.Format(v, o)
 	}
 	if err != nil {
 		text = "ERROR " + err.Error()
-	} else if s.cfg.maxText > 0 && len(text) > s.cfg.maxText {
-		cut := s.cfg.maxText
-		for cut > 0 && text[cut]&0xc0 == 0x80 {
-			cut-- // not inside a UTF-8 sequence
-		}
-		text = text[:cut] + fmt.Sprintf("… (%d more bytes of text)", len(text)-cut)
 	}
 	s.outMu.Lock()
 	defer s.outMu.Unlock()

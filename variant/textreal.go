@@ -1,14 +1,8 @@
-package gdtext
+package variant
 
 import (
 	"math"
 	"strconv"
-)
-
-// Canonical NaNs: the engine's NaN constant, as a double and as a float.
-var (
-	nan64 = math.Float64frombits(0x7ff8000000000000)
-	nan32 = math.Float32frombits(0x7fc00000)
 )
 
 // A realKind says how a real number is stored on each side: in the value

@@ -1,4 +1,4 @@
-package gdtext
+package variant
 
 import (
 	"math"
