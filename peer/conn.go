@@ -5,6 +5,7 @@ import (
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdvar/gdvar/stream"
@@ -21,6 +22,12 @@ type transport interface {
 	// close frame); errNoShutdown when the transport has no such thing.
 	shutdown() error
 	close() error
+	// abort closes the connection at once because a server limit (err)
+	// struck, telling the peer why where the protocol can.
+	abort(err error)
+	// release gives the read buffer back to the memory budget; called
+	// with the reader lock held.
+	release()
 	localAddr() net.Addr
 	remoteAddr() net.Addr
 	setReadDeadline(t time.Time) error
@@ -44,6 +51,9 @@ type Conn struct {
 
 	readEnded chan struct{} // closed when a read met the end of the input
 	endOnce   sync.Once
+
+	aborted atomic.Bool // a server limit closed the connection
+	onClose func()      // called once when closed; may be nil
 
 	closeOnce sync.Once
 	closeErr  error
@@ -90,6 +100,10 @@ func (c *Conn) read() ([]byte, int64, error) {
 	p, off, err := c.tr.readPayload()
 	if err != nil && !isTimeout(err) {
 		c.endOnce.Do(func() { close(c.readEnded) })
+		if isLimit(err) && !c.aborted.Swap(true) {
+			c.tr.abort(err)
+			c.tr.release()
+		}
 	}
 	return p, off, err
 }
@@ -136,13 +150,25 @@ func (c *Conn) SetWriteDeadline(t time.Time) error { return c.tr.setWriteDeadlin
 // close its side, discarding whatever still arrives, before it releases the
 // connection. A read blocked in another goroutine keeps receiving values
 // until then, and returns an error afterwards. Close returns at once for
-// UDP. Calling Close again does nothing and returns the first result.
+// UDP, and for a connection a server limit has already closed. Calling
+// Close again does nothing and returns the first result.
 func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
-		if c.cfg.closeTimeout > 0 && c.tr.shutdown() == nil {
-			c.linger(c.cfg.closeTimeout)
+		if c.aborted.Load() {
+			c.tr.close()
+		} else {
+			if c.cfg.closeTimeout > 0 && c.tr.shutdown() == nil {
+				c.linger(c.cfg.closeTimeout)
+			}
+			c.closeErr = c.tr.close()
 		}
-		c.closeErr = c.tr.close()
+		// A read blocked in another goroutine has returned by now.
+		c.rmu.Lock()
+		c.tr.release()
+		c.rmu.Unlock()
+		if c.onClose != nil {
+			c.onClose()
+		}
 	})
 	return c.closeErr
 }

@@ -14,6 +14,26 @@ import (
 // side of a TCP or WebSocket connection when Options.CloseTimeout is 0.
 const DefaultCloseTimeout = time.Second
 
+// The limits of a server's connections when Options leaves them 0. They
+// bound what clients can hold without sending anything useful; a server
+// whose clients stay silent for long, or send large values slowly, raises
+// them.
+const (
+	// DefaultIdleTimeout: a connection a server accepted is closed when no
+	// byte arrives for 5 minutes while it is read.
+	DefaultIdleTimeout = 5 * time.Minute
+	// DefaultFrameTimeout: a frame must arrive whole within 1 minute of its
+	// first byte (8 MiB in a minute is about 1.1 Mbit/s).
+	DefaultFrameTimeout = time.Minute
+	// DefaultMaxConns: a Listener or Upgrader holds at most 1024
+	// connections at once.
+	DefaultMaxConns = 1024
+	// DefaultBufferBudget: the frames being received on the connections of
+	// one Listener or Upgrader hold at most 64 MiB between them (or
+	// MaxSize, if that is larger).
+	DefaultBufferBudget = 64 << 20
+)
+
 // Options configures connections. The zero value talks to Godot 4 with
 // the engine's defaults: no full objects, frames of 8 MiB at most,
 // little-endian length prefixes.
@@ -37,6 +57,43 @@ type Options struct {
 	// side of a TCP or WebSocket connection; 0 means DefaultCloseTimeout
 	// and a negative value does not wait.
 	CloseTimeout time.Duration
+	// IdleTimeout is how long a read waits for the next byte from the
+	// peer before the connection is closed with an error matching
+	// ErrIdleTimeout. It is measured while a read is waiting: a connection
+	// nobody reads is not timed. WebSocket pings and pongs count as
+	// activity. 0 means DefaultIdleTimeout for the connections a server
+	// accepts (Listener, Upgrader, UpgradeWebSocket) and no timeout for
+	// DialTCP, DialWebSocket, DialUDP and NewConn; a negative value means
+	// no timeout. Unlike a read deadline (SetReadDeadline), it ends the
+	// connection.
+	IdleTimeout time.Duration
+	// FrameTimeout is how long a frame (a TCP length prefix and payload,
+	// or a WebSocket message) may take to arrive whole, counted from its
+	// first byte, so that a peer cannot hold a buffer by sending a frame a
+	// byte at a time. A frame late past it closes the connection with an
+	// error matching ErrFrameTimeout. 0 means DefaultFrameTimeout for the
+	// connections a server accepts and none for the others, as for
+	// IdleTimeout; a negative value means none.
+	FrameTimeout time.Duration
+	// MaxConns is the most connections a Listener or an Upgrader holds
+	// open at once, counted from the TCP accept to Close (so a WebSocket
+	// handshake in progress counts). Connections beyond it are closed as
+	// soon as they are accepted, before anything is read. 0 means
+	// DefaultMaxConns; a negative value means no limit.
+	MaxConns int
+	// BufferBudget is the most memory, in bytes, the frames being
+	// received may hold together on the connections of one Listener or
+	// Upgrader (for UpgradeWebSocket: of the one connection). Each
+	// connection reserves its buffer from the budget as a frame's bytes
+	// arrive, before it allocates, and gives it back once the frame has
+	// been read and the next read starts (a small buffer, up to 4 KiB, is
+	// kept between frames). A read that needs more than is left fails with
+	// an error matching frame.ErrBudget and the connection is closed at
+	// once: a server is better off dropping one client than stalling all
+	// of them. 0 means DefaultBufferBudget or MaxSize, whichever is larger;
+	// a negative value means no budget. A budget below MaxSize is an
+	// error.
+	BufferBudget int64
 	// WebSocket holds the settings of WebSocket connections.
 	WebSocket WebSocketOptions
 }
@@ -69,6 +126,8 @@ type config struct {
 	em           *variant.EncMode
 	maxSize      int
 	closeTimeout time.Duration
+	maxConns     int   // 0: no limit
+	budget       int64 // 0: none
 }
 
 func (o Options) config() (*config, error) {
@@ -87,10 +146,40 @@ func (o Options) config() (*config, error) {
 	if c.closeTimeout == 0 {
 		c.closeTimeout = DefaultCloseTimeout
 	}
+	switch {
+	case o.MaxConns == 0:
+		c.maxConns = DefaultMaxConns
+	case o.MaxConns > 0:
+		c.maxConns = o.MaxConns
+	}
+	switch {
+	case o.BufferBudget == 0:
+		c.budget = max(DefaultBufferBudget, int64(c.maxSize))
+	case o.BufferBudget > 0:
+		c.budget = o.BufferBudget
+		if c.budget < int64(c.maxSize) {
+			return nil, fmt.Errorf("peer: BufferBudget %d is below MaxSize %d", o.BufferBudget, c.maxSize)
+		}
+	}
 	return c, nil
 }
 
+// timeouts returns the idle and frame timeouts of a connection (0: none);
+// server says whether a server accepted it.
+func (c *config) timeouts(server bool) (idle, frame time.Duration) {
+	pick := func(d, def time.Duration) time.Duration {
+		switch {
+		case d > 0:
+			return d
+		case d == 0 && server:
+			return def
+		}
+		return 0
+	}
+	return pick(c.opts.IdleTimeout, DefaultIdleTimeout), pick(c.opts.FrameTimeout, DefaultFrameTimeout)
+}
+
 // frameOptions returns the framing of TCP connections.
-func (c *config) frameOptions() frame.Options {
-	return frame.Options{Kind: frame.Stream, BigEndian: c.opts.BigEndian, MaxSize: c.maxSize}
+func (c *config) frameOptions(budget *frame.Budget) frame.Options {
+	return frame.Options{Kind: frame.Stream, BigEndian: c.opts.BigEndian, MaxSize: c.maxSize, Budget: budget}
 }

@@ -67,6 +67,8 @@ func checkPacket(p []byte, maxSize int, off int64) error {
 }
 
 func (t *datagramTransport) shutdown() error                    { return errNoShutdown }
+func (t *datagramTransport) abort(error)                        { t.nc.Close() }
+func (t *datagramTransport) release()                           {}
 func (t *datagramTransport) close() error                       { return t.nc.Close() }
 func (t *datagramTransport) localAddr() net.Addr                { return t.nc.LocalAddr() }
 func (t *datagramTransport) remoteAddr() net.Addr               { return t.nc.RemoteAddr() }
