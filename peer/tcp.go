@@ -117,9 +117,9 @@ func (t *streamTransport) shutdown() error {
 	return errNoShutdown
 }
 
-func (t *streamTransport) close() error                       { return t.nc.Close() }
-func (t *streamTransport) localAddr() net.Addr                { return t.nc.LocalAddr() }
-func (t *streamTransport) remoteAddr() net.Addr               { return t.nc.RemoteAddr() }
+func (t *streamTransport) close() error         { return t.nc.Close() }
+func (t *streamTransport) localAddr() net.Addr  { return t.nc.LocalAddr() }
+func (t *streamTransport) remoteAddr() net.Addr { return t.nc.RemoteAddr() }
 func (t *streamTransport) setReadDeadline(d time.Time) error {
 	if t.timer != nil {
 		return t.timer.setUser(d)

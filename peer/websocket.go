@@ -376,9 +376,9 @@ func (t *wsTransport) abort(err error) {
 	t.ws.Close()
 }
 
-func (t *wsTransport) close() error                       { return t.ws.Close() }
-func (t *wsTransport) localAddr() net.Addr                { return t.ws.LocalAddr() }
-func (t *wsTransport) remoteAddr() net.Addr               { return t.ws.RemoteAddr() }
+func (t *wsTransport) close() error         { return t.ws.Close() }
+func (t *wsTransport) localAddr() net.Addr  { return t.ws.LocalAddr() }
+func (t *wsTransport) remoteAddr() net.Addr { return t.ws.RemoteAddr() }
 func (t *wsTransport) setReadDeadline(d time.Time) error {
 	if t.timer != nil {
 		return t.timer.setUser(d)
