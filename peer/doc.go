@@ -38,6 +38,25 @@
 // When the peer closes cleanly, reads return io.EOF; when the connection
 // ends inside a frame they return an error matching io.ErrUnexpectedEOF.
 //
+// # Server limits
+//
+// A server faces clients it does not control. The connections a Listener
+// or an Upgrader accepts are bounded by default (see Options; a negative
+// value turns a limit off):
+//
+//	limit          default        what happens
+//	MaxConns       1024           more connections are closed as soon as they are accepted
+//	IdleTimeout    5 minutes      a read that gets no byte for so long closes the connection (ErrIdleTimeout)
+//	FrameTimeout   1 minute       a frame not whole so long after its first byte closes it (ErrFrameTimeout)
+//	BufferBudget   64 MiB         frames being received on all connections hold at most this (frame.ErrBudget)
+//
+// Frame buffers grow with the bytes that arrive, never with the length a
+// prefix claims, and are reserved from the budget before they are
+// allocated. A connection that meets a limit is closed at once, with a
+// WebSocket close frame that says why (1008 for a timeout, 1013 when the
+// budget is spent), and its read returns the error. Dialled connections
+// have no idle or frame timeout unless Options sets one.
+//
 // # Concurrency
 //
 // A Conn or PacketConn supports one reader and any number of writers at
@@ -66,7 +85,10 @@
 //
 // The WebSocket side uses github.com/gorilla/websocket. Every value is one
 // binary message; text messages are read too (a Godot 3 WebSocketPeer in
-// text write mode sends them). Note that Godot's WebSocketPeer has its own
+// text write mode sends them), but as RFC 6455 requires, a text message
+// that is not valid UTF-8 fails the connection with status 1007
+// (ErrInvalidUTF8): a value sent in text mode only gets through when its
+// encoding happens to be valid UTF-8. Note that Godot's WebSocketPeer has its own
 // limits: Godot 4's inbound_buffer_size and outbound_buffer_size default to
 // 64 KiB, so a game that exchanges larger values must raise them.
 //
