@@ -2,6 +2,7 @@ package peer
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"sync"
@@ -46,8 +47,11 @@ type Conn struct {
 
 	rmu sync.Mutex // held by the reader
 
-	wmu  sync.Mutex // serializes writers
-	wbuf []byte
+	wmu      sync.Mutex // serializes writers
+	wbuf     []byte
+	wtimeout time.Duration // 0: none
+	wuserMu  sync.Mutex
+	wuser    time.Time // the user's write deadline
 
 	readEnded chan struct{} // closed when a read met the end of the input
 	endOnce   sync.Once
@@ -117,7 +121,7 @@ func (c *Conn) WriteValue(v variant.Value) error {
 	if err != nil {
 		return err
 	}
-	err = c.tr.writePayload(b)
+	err = c.write(b)
 	if cap(b) <= 1<<20 {
 		c.wbuf = b[:0]
 	} else {
@@ -130,19 +134,50 @@ func (c *Conn) WriteValue(v variant.Value) error {
 func (c *Conn) WritePayload(p []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return c.tr.writePayload(p)
+	return c.write(p)
+}
+
+// write sends one payload under the write timeout; wmu is held.
+func (c *Conn) write(p []byte) error {
+	if c.wtimeout <= 0 {
+		return c.tr.writePayload(p)
+	}
+	c.wuserMu.Lock()
+	user := c.wuser
+	limit := time.Now().Add(c.wtimeout)
+	d := limit
+	if !user.IsZero() && user.Before(d) {
+		d = user
+	}
+	c.tr.setWriteDeadline(d)
+	c.wuserMu.Unlock()
+	err := c.tr.writePayload(p)
+	if err != nil && isTimeout(err) {
+		if now := time.Now(); (user.IsZero() || now.Before(user)) && !now.Before(limit) {
+			err = fmt.Errorf("%w (%v)", ErrWriteTimeout, c.wtimeout)
+			if !c.aborted.Swap(true) {
+				c.tr.abort(err)
+			}
+		}
+	}
+	return err
 }
 
 // SetDeadline sets the read and write deadlines; the zero time means none.
 func (c *Conn) SetDeadline(t time.Time) error {
-	return errors.Join(c.tr.setReadDeadline(t), c.tr.setWriteDeadline(t))
+	return errors.Join(c.tr.setReadDeadline(t), c.SetWriteDeadline(t))
 }
 
 // SetReadDeadline sets the deadline of reads; the zero time means none.
 func (c *Conn) SetReadDeadline(t time.Time) error { return c.tr.setReadDeadline(t) }
 
 // SetWriteDeadline sets the deadline of writes; the zero time means none.
-func (c *Conn) SetWriteDeadline(t time.Time) error { return c.tr.setWriteDeadline(t) }
+func (c *Conn) SetWriteDeadline(t time.Time) error {
+	c.wuserMu.Lock()
+	defer c.wuserMu.Unlock()
+	c.wuser = t
+	return c.tr.setWriteDeadline(t)
+}
 
 // Close closes the connection cleanly: what was written is sent, the peer
 // is told (TCP: the write side is shut down; WebSocket: a close frame with

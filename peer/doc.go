@@ -48,6 +48,7 @@
 //	MaxConns       1024           more connections are closed as soon as they are accepted
 //	IdleTimeout    5 minutes      a read that gets no byte for so long closes the connection (ErrIdleTimeout)
 //	FrameTimeout   1 minute       a frame not whole so long after its first byte closes it (ErrFrameTimeout)
+//	WriteTimeout   1 minute       a write the peer does not take in so long closes it (ErrWriteTimeout)
 //	BufferBudget   64 MiB         frames being received on all connections hold at most this (frame.ErrBudget)
 //
 // Frame buffers grow with the bytes that arrive, never with the length a
@@ -55,7 +56,7 @@
 // allocated. A connection that meets a limit is closed at once, with a
 // WebSocket close frame that says why (1008 for a timeout, 1013 when the
 // budget is spent), and its read returns the error. Dialled connections
-// have no idle or frame timeout unless Options sets one.
+// have no idle, frame or write timeout unless Options sets one.
 //
 // # Concurrency
 //

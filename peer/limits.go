@@ -19,6 +19,9 @@ var (
 	// ErrFrameTimeout: a frame did not arrive whole within
 	// Options.FrameTimeout of its first byte.
 	ErrFrameTimeout = errors.New("peer: frame not complete in time")
+	// ErrWriteTimeout: a write did not finish within
+	// Options.WriteTimeout.
+	ErrWriteTimeout = errors.New("peer: write timeout")
 	// ErrInvalidUTF8: a WebSocket text message is not valid UTF-8, which
 	// RFC 6455 requires the receiver to fail the connection for (status
 	// 1007).
@@ -27,7 +30,7 @@ var (
 
 // isLimit reports whether err is one of the limits that end a connection.
 func isLimit(err error) bool {
-	return errors.Is(err, ErrIdleTimeout) || errors.Is(err, ErrFrameTimeout) ||
+	return errors.Is(err, ErrIdleTimeout) || errors.Is(err, ErrFrameTimeout) || errors.Is(err, ErrWriteTimeout) ||
 		errors.Is(err, frame.ErrBudget) || errors.Is(err, ErrInvalidUTF8)
 }
 

@@ -520,6 +520,9 @@ func TestLimitDefaults(t *testing.T) {
 	if idle, ft := cfg.timeouts(false); idle != 0 || ft != 0 {
 		t.Errorf("client timeouts %v %v", idle, ft)
 	}
+	if cfg.writeTimeout(true) != DefaultWriteTimeout || cfg.writeTimeout(false) != 0 {
+		t.Errorf("write timeouts %v %v", cfg.writeTimeout(true), cfg.writeTimeout(false))
+	}
 	cfg, _ = Options{MaxConns: -1, BufferBudget: -1, IdleTimeout: -1, FrameTimeout: -1}.config()
 	if idle, ft := cfg.timeouts(true); cfg.maxConns != 0 || cfg.budget != 0 || idle != 0 || ft != 0 {
 		t.Errorf("disabled: %+v %v %v", cfg, idle, ft)
@@ -530,5 +533,60 @@ func TestLimitDefaults(t *testing.T) {
 	}
 	if _, err := (Options{MaxSize: 1 << 20, BufferBudget: 1000}).config(); err == nil {
 		t.Error("a budget below MaxSize is accepted")
+	}
+}
+
+// A peer that does not read cannot block a server's writer for longer
+// than the write timeout.
+func TestWriteTimeout(t *testing.T) {
+	ctx := testCtx(t)
+	o := Options{WriteTimeout: 200 * time.Millisecond, CloseTimeout: -1}
+	for _, network := range []string{"tcp", "ws"} {
+		var l *Listener
+		var err error
+		var raw net.Conn
+		if network == "tcp" {
+			l, err = ListenTCP(ctx, "127.0.0.1:0", o)
+			if err == nil {
+				raw, err = net.Dial("tcp", l.Addr().String())
+			}
+		} else {
+			l, err = ListenWebSocket(ctx, "127.0.0.1:0", o)
+			if err == nil {
+				var ws *websocket.Conn
+				ws, _, err = websocket.DefaultDialer.DialContext(ctx, "ws://"+l.Addr().String(), nil)
+				if err == nil {
+					raw = ws.NetConn()
+				}
+			}
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		defer raw.Close()
+		c, err := l.Accept(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		big := make(variant.PackedByteArray, 1<<20)
+		var werr error
+		start := time.Now()
+		for i := 0; i < 1000 && werr == nil; i++ {
+			werr = c.WriteValue(big)
+		}
+		if !errors.Is(werr, ErrWriteTimeout) {
+			t.Fatalf("%s: writes to a peer that does not read: %v", network, werr)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: write timeout after %v", network, d)
+		}
+		if err := c.WriteValue(variant.Int(1)); err == nil {
+			t.Errorf("%s: a write after the timeout succeeded", network)
+		}
+		if !closedByPeer(raw, 5*time.Second) {
+			t.Errorf("%s: connection not closed", network)
+		}
+		c.Close()
 	}
 }

@@ -25,6 +25,9 @@ const (
 	// DefaultFrameTimeout: a frame must arrive whole within 1 minute of its
 	// first byte (8 MiB in a minute is about 1.1 Mbit/s).
 	DefaultFrameTimeout = time.Minute
+	// DefaultWriteTimeout: a write to a connection a server accepted that
+	// cannot finish within 1 minute (the peer does not read) closes it.
+	DefaultWriteTimeout = time.Minute
 	// DefaultMaxConns: a Listener or Upgrader holds at most 1024
 	// connections at once.
 	DefaultMaxConns = 1024
@@ -75,6 +78,13 @@ type Options struct {
 	// connections a server accepts and none for the others, as for
 	// IdleTimeout; a negative value means none.
 	FrameTimeout time.Duration
+	// WriteTimeout bounds each write, so that a peer that stops reading
+	// cannot block a writer, and hold its connection, for ever. A write
+	// that times out closes the connection with an error matching
+	// ErrWriteTimeout. 0 means DefaultWriteTimeout for the connections a
+	// server accepts and none for the others, as for IdleTimeout; a
+	// negative value means none.
+	WriteTimeout time.Duration
 	// MaxConns is the most connections a Listener or an Upgrader holds
 	// open at once, counted from the TCP accept to Close (so a WebSocket
 	// handshake in progress counts). Connections beyond it are closed as
@@ -177,6 +187,17 @@ func (c *config) timeouts(server bool) (idle, frame time.Duration) {
 		return 0
 	}
 	return pick(c.opts.IdleTimeout, DefaultIdleTimeout), pick(c.opts.FrameTimeout, DefaultFrameTimeout)
+}
+
+// writeTimeout returns the write timeout of a connection (0: none).
+func (c *config) writeTimeout(server bool) time.Duration {
+	switch d := c.opts.WriteTimeout; {
+	case d > 0:
+		return d
+	case d == 0 && server:
+		return DefaultWriteTimeout
+	}
+	return 0
 }
 
 // frameOptions returns the framing of TCP connections.

@@ -81,7 +81,9 @@ func newStreamConn(network string, nc net.Conn, cfg *config, budget *frame.Budge
 	}
 	t.fr = frame.NewReader(r, fo)
 	t.idle = idle
-	return newConn(network, t, cfg)
+	c := newConn(network, t, cfg)
+	c.wtimeout = cfg.writeTimeout(server)
+	return c
 }
 
 // streamTransport carries StreamPeer frames over a stream connection.

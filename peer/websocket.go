@@ -210,7 +210,9 @@ func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server boo
 		})
 		ws.SetPongHandler(func(string) error { t.timer.arm(); return nil })
 	}
-	return newConn("ws", t, cfg)
+	c := newConn("ws", t, cfg)
+	c.wtimeout = cfg.writeTimeout(server)
+	return c
 }
 
 // wsTransport carries one payload per WebSocket message.
