@@ -40,7 +40,7 @@ func FuzzDecoder(f *testing.F) {
 			d := NewDecoder(iotest.HalfReader(bytes.NewReader(data)), o)
 			var values []variant.Value
 			for range 1000 {
-				v, err := d.Decode()
+				v, err := d.ReadValue()
 				if err == io.EOF {
 					break
 				}
@@ -64,7 +64,7 @@ func FuzzDecoder(f *testing.F) {
 			}
 			back := NewDecoder(&out, o)
 			for i, want := range values {
-				got, err := back.Decode()
+				got, err := back.ReadValue()
 				if err != nil {
 					t.Fatalf("value %d: %v; want %#v", i, err, want)
 				}
