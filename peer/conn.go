@@ -90,6 +90,38 @@ func (c *Conn) ReadValue() (variant.Value, error) {
 	return stream.DecodePayload(c.cfg.dm, p, off)
 }
 
+// Decode reads the next value into the Go value v points to, as
+// gdvar.Unmarshal does (a struct from a Dictionary, a slice from an Array,
+// any variant.Value, …), with the connection's family and decoding limits.
+// It returns io.EOF when the peer has closed the connection cleanly. A
+// payload that does not decode, or whose value does not fit v, gives a
+// *frame.Error wrapping the *gdvar.Error, and the next call reads the next
+// value.
+func (c *Conn) Decode(v any) error {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	p, off, err := c.read()
+	if err != nil {
+		return err
+	}
+	return stream.UnmarshalPayload(c.cfg.gdm, p, off, v)
+}
+
+// Encode encodes the Go value v as gdvar.Marshal does (a struct as a
+// Dictionary, a slice as an Array, a variant.Value as it is), for the
+// connection's engine family, version and precision, and sends it as one
+// frame. A value that cannot be encoded gives its *gdvar.Error and sends
+// nothing.
+func (c *Conn) Encode(v any) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b, err := c.cfg.gem.Append(c.wbuf[:0], v)
+	if err != nil {
+		return err
+	}
+	return c.writeBuf(b)
+}
+
 // ReadPayload reads the next payload without decoding it. The slice is
 // valid until the next read.
 func (c *Conn) ReadPayload() ([]byte, error) {
@@ -121,7 +153,12 @@ func (c *Conn) WriteValue(v variant.Value) error {
 	if err != nil {
 		return err
 	}
-	err = c.write(b)
+	return c.writeBuf(b)
+}
+
+// writeBuf sends b, encoded in wbuf's memory; wmu is held.
+func (c *Conn) writeBuf(b []byte) error {
+	err := c.write(b)
 	if cap(b) <= 1<<20 {
 		c.wbuf = b[:0]
 	} else {

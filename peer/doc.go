@@ -20,15 +20,34 @@
 // StreamPeerTLS). A UDP server uses a PacketConn (ListenUDP), which reads
 // and writes values of many peers, each with its address.
 //
-// # Values and payloads
+// # Go values, Variants and payloads
 //
-// ReadValue and WriteValue decode and encode with the modes built from
-// Options.Dec and Options.Enc (engine family, objects, target version);
-// ReadPayload and WritePayload carry encoded payloads as they are. A
-// payload that does not decode is reported as a *frame.Error whose Offset
-// is the frame's offset in the connection's input and whose Err is the
-// *variant.Error; the connection stays usable and the next read returns
-// the next value. A frame larger than Options.MaxSize (8 MiB by default,
+// Encode and Decode carry any Go value, as encoding/json's Encoder and
+// Decoder do and as gdvar.Marshal and gdvar.Unmarshal map them: a struct
+// is a Dictionary keyed by its field names or gdvar tags, a slice an
+// Array or packed array, a map a Dictionary, a variant.Value itself.
+// They encode for the connection's engine family (Options.Godot), target
+// version and precision (Options.Enc), and decode with its limits
+// (Options.Dec), so a struct sent on a Godot 3 connection is what a Godot
+// 3 game's get_var reads:
+//
+//	type Move struct {
+//		Player string          `gdvar:"player"`
+//		To     variant.Vector2 `gdvar:"to"`
+//	}
+//
+//	c, err := peer.DialTCP(ctx, addr, peer.Options{Godot: variant.Godot3})
+//	err = c.Encode(Move{Player: "ada", To: variant.Vector2{X: 3, Y: 4}})
+//	var m Move
+//	err = c.Decode(&m) // the game's put_var({"player": "bo", "to": Vector2(1, 2)})
+//
+// ReadValue and WriteValue carry variant.Value as it is; ReadPayload and
+// WritePayload carry encoded payloads. A PacketConn has the same methods
+// with the peer's address (DecodeFrom, EncodeTo, …). A payload that does
+// not decode, or whose value does not fit the Go value, is reported as a
+// *frame.Error whose Offset is the frame's offset in the connection's
+// input and whose Err is the *variant.Error (the *gdvar.Error for Decode);
+// the connection stays usable and the next read returns the next value. A frame larger than Options.MaxSize (8 MiB by default,
 // the engine's PacketPeer limit) is refused before anything is allocated,
 // with a *frame.Error wrapping frame.ErrTooLarge. Over TCP the stream is
 // then out of step and every later read fails; a WebSocket connection is

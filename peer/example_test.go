@@ -63,6 +63,70 @@ func ExampleListenTCP() {
 	// { "got": Vector2(1, 2) }
 }
 
+// Messages as Go structs: Encode sends a struct as the Dictionary a
+// Godot game reads with get_var, for the connection's engine family
+// (Godot 3 here), and Decode fills a struct from the Dictionary the game
+// sends with put_var. The server limits are set explicitly here; zero
+// values mean the documented defaults.
+func Example_structs() {
+	type Move struct {
+		Player string          `gdvar:"player"`
+		To     variant.Vector2 `gdvar:"to"`
+	}
+	type State struct {
+		Turn    int                        `gdvar:"turn"`
+		Players map[string]variant.Vector2 `gdvar:"players"`
+	}
+	ctx := context.Background()
+	opts := peer.Options{
+		Godot:        variant.Godot3,
+		MaxConns:     100,
+		IdleTimeout:  time.Minute,
+		FrameTimeout: 10 * time.Second,
+		BufferBudget: 16 << 20,
+	}
+	l, err := peer.ListenTCP(ctx, "127.0.0.1:0", opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		c, err := l.Accept(ctx)
+		if err != nil {
+			return
+		}
+		defer c.Close()
+		state := State{Players: map[string]variant.Vector2{}}
+		for {
+			var m Move
+			if err := c.Decode(&m); err != nil { // the game's put_var({"player": …, "to": …})
+				return
+			}
+			state.Turn++
+			state.Players[m.Player] = m.To
+			c.Encode(state) // the game's get_var()
+		}
+	}()
+
+	// The game's side, in GDScript (Godot 3):
+	//	tcp.put_var({"player": "ada", "to": Vector2(3, 4)})
+	//	var state = tcp.get_var()  # {"players": {"ada": Vector2(3, 4)}, "turn": 1}
+	c, err := peer.DialTCP(ctx, l.Addr().String(), peer.Options{Godot: variant.Godot3})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.Encode(Move{Player: "ada", To: variant.Vector2{X: 3, Y: 4}})
+	var state State
+	if err := c.Decode(&state); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("turn %d: %v\n", state.Turn, state.Players)
+	// Output:
+	// turn 1: map[ada:{3 4}]
+}
+
 // A UDP server: each datagram is one value, answered to its sender.
 func ExampleListenUDP() {
 	ctx := context.Background()

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/frame"
 	"github.com/gdvar/gdvar/stream"
 	"github.com/gdvar/gdvar/variant"
@@ -48,6 +49,11 @@ type Options struct {
 	Dec variant.DecOptions
 	// Enc configures encoding (Version, Precision, FullObjects).
 	Enc variant.EncOptions
+	// TypedContainers and RejectUnknownFields configure Encode and Decode
+	// of Go values, as the fields of the same names in gdvar.EncOptions
+	// and gdvar.DecOptions do; Godot, Dec and Enc apply to them too.
+	TypedContainers     bool
+	RejectUnknownFields bool
 	// MaxSize is the largest payload read or written; 0 means
 	// frame.DefaultMaxSize (8 MiB, the default encode_buffer_max_size of
 	// Godot's PacketPeer). A UDP datagram holds at most 65507 bytes
@@ -134,6 +140,8 @@ type config struct {
 	opts         Options
 	dm           *variant.DecMode
 	em           *variant.EncMode
+	gdm          *gdvar.DecMode // for Decode
+	gem          *gdvar.EncMode // for Encode
 	maxSize      int
 	closeTimeout time.Duration
 	maxConns     int   // 0: no limit
@@ -141,12 +149,17 @@ type config struct {
 }
 
 func (o Options) config() (*config, error) {
-	so := stream.Options{Godot: o.Godot, Dec: o.Dec, Enc: o.Enc}
+	so := stream.Options{Godot: o.Godot, Dec: o.Dec, Enc: o.Enc,
+		TypedContainers: o.TypedContainers, RejectUnknownFields: o.RejectUnknownFields}
 	dm, em, err := so.Modes()
 	if err != nil {
 		return nil, fmt.Errorf("peer: %w", err)
 	}
-	c := &config{opts: o, dm: dm, em: em, maxSize: o.MaxSize, closeTimeout: o.CloseTimeout}
+	gdm, gem, err := so.MarshalModes()
+	if err != nil {
+		return nil, fmt.Errorf("peer: %w", err)
+	}
+	c := &config{opts: o, dm: dm, em: em, gdm: gdm, gem: gem, maxSize: o.MaxSize, closeTimeout: o.CloseTimeout}
 	if c.maxSize == 0 {
 		c.maxSize = frame.DefaultMaxSize
 	}
