@@ -103,3 +103,54 @@ func TestBudgetReserve(t *testing.T) {
 		t.Fatalf("release: used %d", b.Used())
 	}
 }
+
+// FuzzReaderBudget: on any input, in any framing, two Readers sharing a
+// budget never hold more than it, and give everything back on Release.
+func FuzzReaderBudget(f *testing.F) {
+	f.Add([]byte{8, 0, 0, 0, 2, 0, 0, 0, 1, 0, 0, 0}, uint8(0), uint16(100))
+	f.Add(append([]byte{0, 0, 1, 0}, make([]byte, 300)...), uint8(1), uint16(1000))
+	f.Add([]byte{0xff, 0xff, 0xff, 0x7f, 1, 2, 3}, uint8(2), uint16(10))
+	f.Fuzz(func(t *testing.T, in []byte, kind uint8, limit uint16) {
+		b := NewBudget(int64(limit) + 1)
+		o := Options{Kind: Kind(kind%3) + Store, MaxSize: 1 << 16, Budget: b}
+		readers := []*Reader{
+			NewReader(bytes.NewReader(in), o),
+			NewReader(&chunks{in, 7}, o),
+		}
+		for range 100 {
+			progress := false
+			for _, r := range readers {
+				if _, err := r.ReadFrame(); err == nil {
+					progress = true
+				}
+				if b.Used() > b.Limit() {
+					t.Fatalf("%d bytes held, budget %d", b.Used(), b.Limit())
+				}
+			}
+			if !progress {
+				break
+			}
+		}
+		for _, r := range readers {
+			r.Release()
+		}
+		if b.Used() != 0 {
+			t.Fatalf("after Release: %d bytes held", b.Used())
+		}
+	})
+}
+
+// chunks delivers its bytes n at a time.
+type chunks struct {
+	b []byte
+	n int
+}
+
+func (c *chunks) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.b)
+	c.b = c.b[k:]
+	return k, nil
+}
