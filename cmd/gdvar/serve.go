@@ -56,6 +56,8 @@ Flags:
                     5m; 0: never)
   --frame-timeout D close a connection whose value is not whole D after
                     its first byte (default 1m; 0: no limit)
+  --write-timeout D close a connection that does not take an echo within D
+                    (default 1m; 0: no limit)
   --max-buffered N  bytes the values being received may hold in all, per
                     listener; a connection that needs more is closed
                     (default 67108864, or --max-size if larger; 0: no limit)
@@ -100,6 +102,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	maxConns := fs.Int("max-conns", peer.DefaultMaxConns, "most connections per listener")
 	idle := fs.Duration("idle-timeout", peer.DefaultIdleTimeout, "close silent connections after this")
 	frameTimeout := fs.Duration("frame-timeout", peer.DefaultFrameTimeout, "longest a value may take to arrive")
+	writeTimeout := fs.Duration("write-timeout", peer.DefaultWriteTimeout, "longest an echo may take to go out")
 	maxBuffered := fs.Int64("max-buffered", 0, "bytes values being received may hold per listener")
 	bigEndian := fs.Bool("big-endian", false, "big-endian TCP length prefixes")
 	maxSize := fs.Int("max-size", frame.DefaultMaxSize, "largest value in bytes")
@@ -115,7 +118,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdvar serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	limits, err := serveLimits(*maxConns, *idle, *frameTimeout, *maxBuffered, fs)
+	limits, err := serveLimits(*maxConns, *idle, *frameTimeout, *writeTimeout, *maxBuffered, fs)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar serve:", err)
 		return 2
@@ -157,6 +160,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		MaxConns:     limits.MaxConns,
 		IdleTimeout:  limits.IdleTimeout,
 		FrameTimeout: limits.FrameTimeout,
+		WriteTimeout: limits.WriteTimeout,
 		BufferBudget: limits.BufferBudget,
 	}
 	if limits.BufferBudget > 0 && limits.BufferBudget < int64(*maxSize) {
@@ -184,15 +188,16 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // command line 0 means no limit. --max-buffered defaults to 0 (the
 // package's default, which depends on --max-size), so it is 0 from the
 // command line only when given.
-func serveLimits(maxConns int, idle, frameTimeout time.Duration, maxBuffered int64, fs *flag.FlagSet) (peer.Options, error) {
+func serveLimits(maxConns int, idle, frameTimeout, writeTimeout time.Duration, maxBuffered int64, fs *flag.FlagSet) (peer.Options, error) {
 	var o peer.Options
-	if maxConns < 0 || idle < 0 || frameTimeout < 0 || maxBuffered < 0 {
-		return o, errors.New("--max-conns, --idle-timeout, --frame-timeout and --max-buffered must not be negative")
+	if maxConns < 0 || idle < 0 || frameTimeout < 0 || writeTimeout < 0 || maxBuffered < 0 {
+		return o, errors.New("--max-conns, --idle-timeout, --frame-timeout, --write-timeout and --max-buffered must not be negative")
 	}
 	orOff := func(n int64) int64 { return cmp.Or(n, -1) }
 	o.MaxConns = int(orOff(int64(maxConns)))
 	o.IdleTimeout = time.Duration(orOff(int64(idle)))
 	o.FrameTimeout = time.Duration(orOff(int64(frameTimeout)))
+	o.WriteTimeout = time.Duration(orOff(int64(writeTimeout)))
 	o.BufferBudget = maxBuffered
 	fs.Visit(func(f *flag.Flag) {
 		if f.Name == "max-buffered" && maxBuffered == 0 {

@@ -25,22 +25,23 @@ func TestServeLimitFlags(t *testing.T) {
 		mc := fs.Int("max-conns", peer.DefaultMaxConns, "")
 		it := fs.Duration("idle-timeout", peer.DefaultIdleTimeout, "")
 		ft := fs.Duration("frame-timeout", peer.DefaultFrameTimeout, "")
+		wt := fs.Duration("write-timeout", peer.DefaultWriteTimeout, "")
 		mb := fs.Int64("max-buffered", 0, "")
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		o, err := serveLimits(*mc, *it, *ft, *mb, fs)
+		o, err := serveLimits(*mc, *it, *ft, *wt, *mb, fs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return o
 	}
 	if o := parse(); o.MaxConns != peer.DefaultMaxConns || o.IdleTimeout != peer.DefaultIdleTimeout ||
-		o.FrameTimeout != peer.DefaultFrameTimeout || o.BufferBudget != 0 {
+		o.FrameTimeout != peer.DefaultFrameTimeout || o.WriteTimeout != peer.DefaultWriteTimeout || o.BufferBudget != 0 {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o := parse("--max-conns", "0", "--idle-timeout", "0", "--frame-timeout", "0", "--max-buffered", "0"); o.MaxConns != -1 ||
-		o.IdleTimeout != -1 || o.FrameTimeout != -1 || o.BufferBudget != -1 {
+	if o := parse("--max-conns", "0", "--idle-timeout", "0", "--frame-timeout", "0", "--write-timeout", "0", "--max-buffered", "0"); o.MaxConns != -1 ||
+		o.IdleTimeout != -1 || o.FrameTimeout != -1 || o.WriteTimeout != -1 || o.BufferBudget != -1 {
 		t.Errorf("all off: %+v", o)
 	}
 	if o := parse("--max-conns", "5", "--idle-timeout", "2s", "--frame-timeout", "300ms", "--max-buffered", "9000000"); o.MaxConns != 5 ||
@@ -50,6 +51,7 @@ func TestServeLimitFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"serve", "--max-conns", "-1"},
 		{"serve", "--idle-timeout", "-1s"},
+		{"serve", "--write-timeout", "-1s"},
 		{"serve", "--max-buffered", "1000"}, // below --max-size
 	} {
 		if status, _, _ := gdvar(t, "", args...); status != 2 {
