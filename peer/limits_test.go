@@ -590,3 +590,35 @@ func TestWriteTimeout(t *testing.T) {
 		c.Close()
 	}
 }
+
+// Before the WebSocket handshake, the handshake timeout bounds a silent
+// connection and one kept alive after a request that was not upgraded.
+func TestWebSocketHandshakeTimeout(t *testing.T) {
+	ctx := testCtx(t)
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", Options{WebSocket: WebSocketOptions{HandshakeTimeout: 200 * time.Millisecond}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	silent, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	plain, err := net.Dial("tcp", l.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plain.Close()
+	plain.Write([]byte("GET / HTTP/1.1\r\nHost: x\r\n\r\n"))
+	start := time.Now()
+	for _, nc := range []net.Conn{silent, plain} {
+		if !closedByPeer(nc, 5*time.Second) {
+			t.Error("connection not closed")
+		}
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("closed after %v", d)
+	}
+	waitUntil(t, "no connection open", func() bool { return l.Open() == 0 })
+}

@@ -170,6 +170,7 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 	}
 	srv := &http.Server{
 		ReadHeaderTimeout: timeout,
+		IdleTimeout:       timeout, // between requests that were not upgraded
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
 	lim := newServerLimits(cfg)
