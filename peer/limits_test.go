@@ -84,7 +84,7 @@ func TestMaxConns(t *testing.T) {
 			conns = append(conns, nc)
 		}
 		waitUntil(t, "40 refusals", func() bool { return l.Refused() == 40 })
-		if n := l.Open(); n != 10 {
+		if n := l.Conns(); n != 10 {
 			t.Errorf("%d connections open, want 10", n)
 		}
 		var open []net.Conn
@@ -97,7 +97,7 @@ func TestMaxConns(t *testing.T) {
 			t.Fatalf("%d connections left open, want 10", len(open))
 		}
 		open[0].Close()
-		waitUntil(t, "a place freed", func() bool { return l.Open() == 9 })
+		waitUntil(t, "a place freed", func() bool { return l.Conns() == 9 })
 		nc, err := net.Dial("tcp", l.Addr().String())
 		if err != nil {
 			t.Fatal(err)
@@ -106,8 +106,8 @@ func TestMaxConns(t *testing.T) {
 		if closedByPeer(nc, 100*time.Millisecond) {
 			t.Error("a connection after a place freed up was refused")
 		}
-		if l.Refused() != 40 || l.Open() != 10 {
-			t.Errorf("refused %d, open %d", l.Refused(), l.Open())
+		if l.Refused() != 40 || l.Conns() != 10 {
+			t.Errorf("refused %d, open %d", l.Refused(), l.Conns())
 		}
 		l.Close()
 	}
@@ -139,7 +139,7 @@ func TestUpgraderMaxConns(t *testing.T) {
 		t.Fatalf("third connection: %v", err)
 	}
 	conns[0].Close()
-	waitUntil(t, "a place freed", func() bool { return u.Open() == 1 })
+	waitUntil(t, "a place freed", func() bool { return u.Conns() == 1 })
 	c, err := DialWebSocket(ctx, url, Options{})
 	if err != nil {
 		t.Fatalf("after a place freed up: %v", err)
@@ -370,7 +370,7 @@ func parkClients(t *testing.T, n int, o Options, payload []byte) (growth int64, 
 	for _, nc := range conns {
 		nc.Close()
 	}
-	waitUntil(t, "the connections closed", func() bool { return l.Open() == 0 })
+	waitUntil(t, "the connections closed", func() bool { return l.Conns() == 0 })
 	for len(errc) > 0 {
 		<-errc
 	}
@@ -410,7 +410,7 @@ func TestBufferBudget(t *testing.T) {
 			t.Errorf("refused frame: %v", err)
 		}
 	}
-	waitUntil(t, "the budget back", func() bool { return l.BufferedBytes() == 0 && l.Open() == 0 })
+	waitUntil(t, "the budget back", func() bool { return l.BufferedBytes() == 0 && l.Conns() == 0 })
 }
 
 // The budget is shared by a listener's connections: once it is spent, a
@@ -620,5 +620,5 @@ func TestWebSocketHandshakeTimeout(t *testing.T) {
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("closed after %v", d)
 	}
-	waitUntil(t, "no connection open", func() bool { return l.Open() == 0 })
+	waitUntil(t, "no connection open", func() bool { return l.Conns() == 0 })
 }

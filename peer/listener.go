@@ -38,9 +38,9 @@ func newListener(addr net.Addr, stop func() error, lim *serverLimits) *Listener 
 // picked when asked for port 0.
 func (l *Listener) Addr() net.Addr { return l.addr }
 
-// Open returns the number of connections open now: accepted and not yet
+// Conns returns the number of connections open now: accepted and not yet
 // closed, including WebSocket handshakes in progress.
-func (l *Listener) Open() int { return int(l.lim.open.Load()) }
+func (l *Listener) Conns() int { return int(l.lim.open.Load()) }
 
 // Refused returns the number of connections closed as soon as they were
 // accepted because Options.MaxConns were open.

@@ -100,8 +100,8 @@ func (u *Upgrader) Upgrade(w http.ResponseWriter, r *http.Request) (*Conn, error
 	return c, nil
 }
 
-// Open returns the number of connections upgraded and not yet closed.
-func (u *Upgrader) Open() int { return int(u.lim.open.Load()) }
+// Conns returns the number of connections upgraded and not yet closed.
+func (u *Upgrader) Conns() int { return int(u.lim.open.Load()) }
 
 var errTooManyConns = errors.New("peer: too many connections")
 
