@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"log"
+	"net/http"
+	"net/http/httptest"
+	"strings"
 	"time"
 
 	"github.com/gdvar/gdvar/gdtext"
@@ -200,4 +203,49 @@ func ExampleListenWebSocket() {
 	fmt.Println(variant.TypeOf(v), v, err)
 	// Output:
 	// StringName ready <nil>
+}
+
+// An Upgrader in a net/http server: the connections it upgrades share
+// its limits (here at most 2 at once, and 16 MiB of values being
+// received); a request beyond them gets 503.
+func ExampleNewUpgrader() {
+	up, err := peer.NewUpgrader(peer.Options{MaxConns: 2, BufferBudget: 16 << 20})
+	if err != nil {
+		log.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/game", func(w http.ResponseWriter, r *http.Request) {
+		c, err := up.Upgrade(w, r)
+		if err != nil {
+			return // answered already
+		}
+		go func() {
+			defer c.Close()
+			for {
+				v, err := c.ReadValue()
+				if err != nil {
+					return
+				}
+				c.WriteValue(v)
+			}
+		}()
+	})
+	srv := httptest.NewServer(mux) // an http.Server in real code
+	defer srv.Close()
+
+	url := "ws" + strings.TrimPrefix(srv.URL, "http") + "/game"
+	ctx := context.Background()
+	for i := range 3 {
+		c, err := peer.DialWebSocket(ctx, url, peer.Options{})
+		if err != nil {
+			fmt.Println(i, strings.Contains(err.Error(), "503"))
+			continue
+		}
+		defer c.Close()
+		fmt.Println(i, "connected")
+	}
+	// Output:
+	// 0 connected
+	// 1 connected
+	// 2 true
 }
