@@ -36,8 +36,8 @@ func isLimit(err error) bool {
 
 // readTimer combines the user's read deadline with the idle and frame
 // timeouts into the deadline of the underlying connection. arm is called
-// before each read of the underlying connection, startFrame when the
-// first byte of a frame has arrived, endFrame when the frame is whole.
+// before each read of the underlying connection, received when data has
+// arrived, endFrame when the frame is whole.
 // setUser may be called from any goroutine; the others from the reader.
 type readTimer struct {
 	set         func(time.Time) error
@@ -47,14 +47,24 @@ type readTimer struct {
 	user     time.Time // the user's deadline; zero: none
 	limit    time.Time // the idle or frame deadline last armed
 	frameEnd time.Time // zero between frames
+	// The idle time counts from quiet, set when a read starts after one
+	// that returned data (or the first): a read that timed out on the
+	// user's deadline and is tried again does not start it afresh.
+	quiet time.Time
+	fresh bool
 }
+
+// idleGrace is the least time a read is given when the idle time has
+// already run out (while nobody was reading): enough to take what has
+// arrived meanwhile.
+const idleGrace = 10 * time.Millisecond
 
 // newReadTimer returns nil when there is no timeout to enforce.
 func newReadTimer(set func(time.Time) error, idle, frame time.Duration) *readTimer {
 	if idle <= 0 && frame <= 0 {
 		return nil
 	}
-	return &readTimer{set: set, idle: idle, frame: frame}
+	return &readTimer{set: set, idle: idle, frame: frame, fresh: true}
 }
 
 func (t *readTimer) setUser(d time.Time) error {
@@ -74,12 +84,20 @@ func (t *readTimer) apply() error {
 	return t.set(d)
 }
 
+// arm sets the deadline of the next read of the underlying connection.
 func (t *readTimer) arm() {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.limit = time.Time{}
 	if t.idle > 0 {
-		t.limit = time.Now().Add(t.idle)
+		now := time.Now()
+		if t.fresh {
+			t.quiet, t.fresh = now, false
+		}
+		t.limit = t.quiet.Add(t.idle)
+		if grace := now.Add(idleGrace); t.limit.Before(grace) {
+			t.limit = grace
+		}
 	}
 	if !t.frameEnd.IsZero() && (t.limit.IsZero() || t.frameEnd.Before(t.limit)) {
 		t.limit = t.frameEnd
@@ -87,12 +105,21 @@ func (t *readTimer) arm() {
 	t.apply()
 }
 
-func (t *readTimer) startFrame() {
-	if t.frame <= 0 {
-		return
-	}
+// active records that the peer showed signs of life (a WebSocket ping):
+// the idle time starts again with the next read.
+func (t *readTimer) active() {
 	t.mu.Lock()
-	if t.frameEnd.IsZero() {
+	t.fresh = true
+	t.mu.Unlock()
+}
+
+// received records that data of a frame arrived: the idle time starts
+// again with the next read, and the frame's time starts if this is its
+// first byte.
+func (t *readTimer) received() {
+	t.mu.Lock()
+	t.fresh = true
+	if t.frame > 0 && t.frameEnd.IsZero() {
 		t.frameEnd = time.Now().Add(t.frame)
 	}
 	t.mu.Unlock()
@@ -136,7 +163,7 @@ func (r *timedReader) Read(p []byte) (int, error) {
 	r.t.arm()
 	n, err := r.nc.Read(p)
 	if n > 0 {
-		r.t.startFrame()
+		r.t.received()
 	}
 	if err != nil {
 		err = r.t.cause(err)

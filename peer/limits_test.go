@@ -622,3 +622,48 @@ func TestWebSocketHandshakeTimeout(t *testing.T) {
 	}
 	waitUntil(t, "no connection open", func() bool { return l.Conns() == 0 })
 }
+
+// A server that reads with short deadlines and tries again still meets
+// the idle timeout of a silent peer: retrying does not restart it. Data
+// that arrived while nobody read is still taken.
+func TestIdleTimeoutPolling(t *testing.T) {
+	client, server := pair(t, Options{IdleTimeout: 300 * time.Millisecond, CloseTimeout: -1})
+	client.WriteValue(variant.Int(1))
+	time.Sleep(400 * time.Millisecond) // longer than the idle timeout, without reading
+	server.SetReadDeadline(time.Now().Add(time.Second))
+	if v, err := server.ReadValue(); err != nil || v != variant.Int(1) {
+		t.Fatalf("the value sent while nobody read: %v, %v", v, err)
+	}
+	start := time.Now()
+	for {
+		server.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
+		_, err := server.ReadValue()
+		if errors.Is(err, os.ErrDeadlineExceeded) {
+			if time.Since(start) > 5*time.Second {
+				t.Fatal("the idle timeout never came")
+			}
+			continue
+		}
+		if !errors.Is(err, ErrIdleTimeout) {
+			t.Fatalf("polling a silent peer: %v", err)
+		}
+		break
+	}
+	if d := time.Since(start); d < 250*time.Millisecond {
+		t.Errorf("idle timeout after %v, want about 300ms", d)
+	}
+
+	// A read that timed out, then a pause longer than the idle timeout
+	// during which the value came: the value is read.
+	client, server = pair(t, Options{IdleTimeout: 300 * time.Millisecond, CloseTimeout: -1})
+	server.SetReadDeadline(time.Now().Add(20 * time.Millisecond))
+	if _, err := server.ReadValue(); !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Fatal(err)
+	}
+	client.WriteValue(variant.Int(2))
+	time.Sleep(400 * time.Millisecond)
+	server.SetReadDeadline(time.Now().Add(time.Second))
+	if v, err := server.ReadValue(); err != nil || v != variant.Int(2) {
+		t.Errorf("the value sent after a timed-out read: %v, %v", v, err)
+	}
+}

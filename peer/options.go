@@ -66,11 +66,13 @@ type Options struct {
 	// side of a TCP or WebSocket connection; 0 means DefaultCloseTimeout
 	// and a negative value does not wait.
 	CloseTimeout time.Duration
-	// IdleTimeout is how long a read waits for the next byte from the
-	// peer before the connection is closed with an error matching
-	// ErrIdleTimeout. It is measured while a read is waiting: a connection
-	// nobody reads is not timed. WebSocket pings and pongs count as
-	// activity. 0 means DefaultIdleTimeout for the connections a server
+	// IdleTimeout is how long the peer may send nothing while the
+	// connection is read before it is closed with an error matching
+	// ErrIdleTimeout. It counts from the last byte received, or from the
+	// start of the read that follows one that returned data (so a program
+	// busy between reads is not charged for it); reading again after a
+	// read deadline does not restart it. WebSocket pings and pongs count
+	// as activity. 0 means DefaultIdleTimeout for the connections a server
 	// accepts (Listener, Upgrader, UpgradeWebSocket) and no timeout for
 	// DialTCP, DialWebSocket, DialUDP and NewConn; a negative value means
 	// no timeout. Unlike a read deadline (SetReadDeadline), it ends the

@@ -202,6 +202,7 @@ func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server boo
 	if t.timer = newReadTimer(ws.SetReadDeadline, idle, ft); t.timer != nil {
 		// Pings and pongs are activity: they push the idle timeout back.
 		ws.SetPingHandler(func(data string) error {
+			t.timer.active()
 			t.timer.arm()
 			err := ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
 			if errors.Is(err, websocket.ErrCloseSent) || isTimeout(err) {
@@ -209,7 +210,7 @@ func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server boo
 			}
 			return err
 		})
-		ws.SetPongHandler(func(string) error { t.timer.arm(); return nil })
+		ws.SetPongHandler(func(string) error { t.timer.active(); t.timer.arm(); return nil })
 	}
 	c := newConn("ws", t, cfg)
 	c.wtimeout = cfg.writeTimeout(server)
@@ -254,7 +255,7 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 		return nil, off, t.rerr
 	}
 	if t.timer != nil {
-		t.timer.startFrame()
+		t.timer.received()
 	}
 	t.buf = t.buf[:0]
 	for {
@@ -268,6 +269,9 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 			t.timer.arm()
 		}
 		n, err := r.Read(t.buf[len(t.buf):cap(t.buf)])
+		if n > 0 && t.timer != nil {
+			t.timer.received()
+		}
 		t.buf = t.buf[:len(t.buf)+n]
 		t.roff += int64(n)
 		if err == io.EOF {
