@@ -667,3 +667,34 @@ func TestIdleTimeoutPolling(t *testing.T) {
 		t.Errorf("the value sent after a timed-out read: %v, %v", v, err)
 	}
 }
+
+// A WebSocket message of exactly MaxSize bytes fits a budget of exactly
+// MaxSize.
+func TestBudgetExactlyMaxSize(t *testing.T) {
+	ctx := testCtx(t)
+	const size = 100 << 10
+	o := Options{MaxSize: size, BufferBudget: size}
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	serveEcho(t, l)
+	c, err := DialWebSocket(ctx, "ws://"+l.Addr().String(), Options{MaxSize: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.SetDeadline(time.Now().Add(10 * time.Second))
+	v := make(variant.PackedByteArray, size-8) // 8 bytes of header
+	for range 2 {
+		if err := c.WriteValue(v); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := c.ReadValue(); err != nil || len(got.(variant.PackedByteArray)) != size-8 {
+			t.Fatalf("echo: %v", err)
+		}
+	}
+	if n := l.BufferedBytes(); n > size {
+		t.Errorf("%d bytes buffered", n)
+	}
+}

@@ -258,19 +258,30 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 		t.timer.received()
 	}
 	t.buf = t.buf[:0]
+	var end [1]byte // where a message of MaxSize bytes meets its end
 	for {
-		if len(t.buf) == cap(t.buf) {
+		into := t.buf[len(t.buf):cap(t.buf)]
+		if len(into) == 0 && len(t.buf) < t.maxSize {
 			if err := t.grow(off); err != nil {
 				t.rerr = err
 				return nil, off, err
 			}
+			into = t.buf[len(t.buf):cap(t.buf)]
+		}
+		full := len(into) == 0
+		if full {
+			into = end[:]
 		}
 		if t.timer != nil {
 			t.timer.arm()
 		}
-		n, err := r.Read(t.buf[len(t.buf):cap(t.buf)])
+		n, err := r.Read(into)
 		if n > 0 && t.timer != nil {
 			t.timer.received()
+		}
+		if full && n > 0 { // the library refuses more than MaxSize first
+			t.rerr = &frame.Error{Offset: off, Size: -1, Err: frame.ErrTooLarge}
+			return nil, off, t.rerr
 		}
 		t.buf = t.buf[:len(t.buf)+n]
 		t.roff += int64(n)
@@ -292,10 +303,10 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 	return t.buf, off, nil
 }
 
-// grow doubles the buffer (up to one byte more than the largest message,
-// whose read then sees the end), reserving the growth from the budget.
+// grow doubles the buffer, up to the largest message, reserving the
+// growth from the budget.
 func (t *wsTransport) grow(off int64) error {
-	newCap := min(max(2*cap(t.buf), 512), t.maxSize+1)
+	newCap := min(max(2*cap(t.buf), 512), t.maxSize)
 	if t.budget != nil {
 		if !t.budget.Reserve(int64(newCap - cap(t.buf))) {
 			return &frame.Error{Offset: off, Size: -1, Err: frame.ErrBudget}
