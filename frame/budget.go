@@ -23,7 +23,8 @@ type Budget struct {
 	used  atomic.Int64
 }
 
-// NewBudget returns a budget of limit bytes; limit must be positive.
+// NewBudget returns a budget of limit bytes. It panics if limit is not
+// positive.
 func NewBudget(limit int64) *Budget {
 	if limit <= 0 {
 		panic("frame: NewBudget: limit " + strconv.FormatInt(limit, 10) + " is not positive")
@@ -51,7 +52,8 @@ func (b *Budget) Reserve(n int64) bool {
 	}
 }
 
-// Release returns n bytes taken with Reserve.
+// Release returns n bytes taken with Reserve. Returning more than was
+// taken is a programming error, and panics.
 func (b *Budget) Release(n int64) {
 	if b.used.Add(-n) < 0 {
 		panic("frame: Budget.Release: more released than reserved")
