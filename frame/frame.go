@@ -14,7 +14,8 @@
 //
 // Readers never trust a length prefix: a length above Options.MaxSize is an
 // error before anything is allocated, and the buffer for a frame grows only
-// as its bytes arrive.
+// as its bytes arrive. Readers that share a Budget (Options.Budget) hold no
+// more buffer memory between them than the budget allows.
 package frame
 
 import (
@@ -81,6 +82,10 @@ type Options struct {
 	// DefaultMaxSize (DefaultMaxPacketStream for PacketStream). At most
 	// MaxSizeLimit.
 	MaxSize int
+	// Budget, when set, is the memory a Reader's buffer is reserved from
+	// (see Budget); a frame that needs more than is left fails with
+	// ErrBudget. Writers ignore it.
+	Budget *Budget
 }
 
 func (o Options) normalize() (Options, error) {
@@ -129,6 +134,8 @@ var (
 	ErrNegativeLength = errors.New("negative frame length")
 )
 
+// ErrBudget (see Budget) is reported as an *Error too.
+
 // Error describes a framing failure.
 type Error struct {
 	// Offset is the stream offset of the frame's first byte (its length
@@ -136,7 +143,8 @@ type Error struct {
 	Offset int64
 	// Size is the payload size the frame claimed, or -1 if unknown.
 	Size int64
-	// Err is ErrTooLarge, ErrNegativeLength or io.ErrUnexpectedEOF. The
+	// Err is ErrTooLarge, ErrNegativeLength, ErrBudget or
+	// io.ErrUnexpectedEOF. The
 	// value-level readers built on this package (packages stream and peer)
 	// also report a payload that does not decode as an *Error, whose Err
 	// is then the *variant.Error.
@@ -230,8 +238,9 @@ func (w *Writer) WriteFrame(payload []byte) error {
 // other than io.EOF (a read deadline that expires, for instance), the bytes
 // read so far are kept and the next ReadFrame carries on with the same
 // frame, so a net.Conn whose deadline has passed can be given a new one and
-// read again. A framing error (ErrTooLarge, ErrNegativeLength) leaves the
-// stream out of step: every later ReadFrame returns the same error.
+// read again. A framing error (ErrTooLarge, ErrNegativeLength, ErrBudget)
+// leaves the stream out of step: every later ReadFrame returns the same
+// error.
 //
 // A Reader is not safe for concurrent use.
 type Reader struct {
@@ -245,6 +254,7 @@ type Reader struct {
 	size  int64 // the current frame's payload size; -1 until its prefix is whole
 	start int64 // offset of the current (or last) frame's first byte
 	in    bool  // in the middle of a frame
+	held  int64 // bytes reserved from opts.Budget: cap(buf)
 }
 
 // NewReader returns a Reader; invalid options make every read fail.
@@ -269,8 +279,44 @@ const maxDatagram = 65535
 // actually received.
 const growStep = 64 << 10
 
-// keepBuffer is the largest buffer a Reader keeps for the next frame.
-const keepBuffer = 1 << 20
+// keepBuffer is the largest buffer a Reader keeps for the next frame;
+// keepBudgeted when the buffer counts against a Budget, so that idle
+// connections hold little of it.
+const (
+	keepBuffer   = 1 << 20
+	keepBudgeted = 4 << 10
+)
+
+// Release drops the Reader's buffer and returns its memory to the Budget.
+// The payload ReadFrame last returned is no longer valid. The Reader stays
+// usable; it reserves memory again when it needs some.
+func (r *Reader) Release() {
+	r.buf = nil
+	if r.held > 0 {
+		r.opts.Budget.Release(r.held)
+		r.held = 0
+	}
+}
+
+// grow makes room for at least need bytes in r.buf, of a frame of size
+// bytes, reserving the growth from the budget first.
+func (r *Reader) grow(need int, size int64) error {
+	if cap(r.buf) >= need {
+		return nil
+	}
+	newCap := max(need, int(min(2*int64(cap(r.buf)), size)))
+	if b := r.opts.Budget; b != nil {
+		if !b.Reserve(int64(newCap - cap(r.buf))) {
+			r.err = &Error{Offset: r.start, Size: size, Err: ErrBudget}
+			return r.err
+		}
+		r.held += int64(newCap - cap(r.buf))
+	}
+	nb := make([]byte, len(r.buf), newCap)
+	copy(nb, r.buf)
+	r.buf = nb
+	return nil
+}
 
 // readSome reads into b until it is full or the reader fails. It returns
 // how much it read; err is nil only when b is full.
@@ -302,8 +348,12 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 		r.start = r.off
 		r.npre = 0
 		r.size = -1
-		if cap(r.buf) > keepBuffer {
-			r.buf = nil // don't hold on to a big frame's buffer
+		keep := keepBuffer
+		if r.opts.Budget != nil && r.opts.Kind != Packet {
+			keep = keepBudgeted
+		}
+		if cap(r.buf) > keep {
+			r.Release() // don't hold on to a big frame's buffer
 		}
 		r.buf = r.buf[:0]
 	}
@@ -311,8 +361,8 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 		// One Read is one packet; a buffer one byte larger than allowed
 		// tells an oversized packet from one that fits exactly.
 		size := min(r.opts.MaxSize, maxDatagram) + 1
-		if cap(r.buf) < size {
-			r.buf = make([]byte, size)
+		if err := r.grow(size, int64(size)); err != nil {
+			return nil, err
 		}
 		n, err := r.r.Read(r.buf[:size])
 		if n == 0 && err != nil {
@@ -354,8 +404,8 @@ func (r *Reader) ReadFrame() ([]byte, error) {
 	// data is really there.
 	for int64(len(r.buf)) < r.size {
 		chunk := int(min(r.size-int64(len(r.buf)), growStep))
-		if cap(r.buf)-len(r.buf) < chunk {
-			r.buf = append(r.buf[:cap(r.buf)], make([]byte, chunk)...)[:len(r.buf)]
+		if err := r.grow(len(r.buf)+chunk, r.size); err != nil {
+			return nil, err
 		}
 		n, err := readSome(r.r, r.buf[len(r.buf):len(r.buf)+chunk])
 		r.buf = r.buf[:len(r.buf)+n]

@@ -2,9 +2,11 @@ package peer
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdvar/gdvar/stream"
@@ -21,6 +23,12 @@ type transport interface {
 	// close frame); errNoShutdown when the transport has no such thing.
 	shutdown() error
 	close() error
+	// abort closes the connection at once because a server limit (err)
+	// struck, telling the peer why where the protocol can.
+	abort(err error)
+	// release gives the read buffer back to the memory budget; called
+	// with the reader lock held.
+	release()
 	localAddr() net.Addr
 	remoteAddr() net.Addr
 	setReadDeadline(t time.Time) error
@@ -39,11 +47,17 @@ type Conn struct {
 
 	rmu sync.Mutex // held by the reader
 
-	wmu  sync.Mutex // serializes writers
-	wbuf []byte
+	wmu      sync.Mutex // serializes writers
+	wbuf     []byte
+	wtimeout time.Duration // 0: none
+	wuserMu  sync.Mutex
+	wuser    time.Time // the user's write deadline
 
 	readEnded chan struct{} // closed when a read met the end of the input
 	endOnce   sync.Once
+
+	aborted atomic.Bool // a server limit closed the connection
+	onClose func()      // called once when closed; may be nil
 
 	closeOnce sync.Once
 	closeErr  error
@@ -76,6 +90,38 @@ func (c *Conn) ReadValue() (variant.Value, error) {
 	return stream.DecodePayload(c.cfg.dm, p, off)
 }
 
+// Decode reads the next value into the Go value v points to, as
+// gdvar.Unmarshal does (a struct from a Dictionary, a slice from an Array,
+// any variant.Value, …), with the connection's family and decoding limits.
+// It returns io.EOF when the peer has closed the connection cleanly. A
+// payload that does not decode, or whose value does not fit v, gives a
+// *frame.Error wrapping the *gdvar.Error, and the next call reads the next
+// value.
+func (c *Conn) Decode(v any) error {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	p, off, err := c.read()
+	if err != nil {
+		return err
+	}
+	return stream.UnmarshalPayload(c.cfg.gdm, p, off, v)
+}
+
+// Encode encodes the Go value v as gdvar.Marshal does (a struct as a
+// Dictionary, a slice as an Array, a variant.Value as it is), for the
+// connection's engine family, version and precision, and sends it as one
+// frame. A value that cannot be encoded gives its *gdvar.Error and sends
+// nothing.
+func (c *Conn) Encode(v any) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b, err := c.cfg.gem.Append(c.wbuf[:0], v)
+	if err != nil {
+		return err
+	}
+	return c.writeBuf(b)
+}
+
 // ReadPayload reads the next payload without decoding it. The slice is
 // valid until the next read.
 func (c *Conn) ReadPayload() ([]byte, error) {
@@ -90,6 +136,10 @@ func (c *Conn) read() ([]byte, int64, error) {
 	p, off, err := c.tr.readPayload()
 	if err != nil && !isTimeout(err) {
 		c.endOnce.Do(func() { close(c.readEnded) })
+		if isLimit(err) && !c.aborted.Swap(true) {
+			c.tr.abort(err)
+			c.tr.release()
+		}
 	}
 	return p, off, err
 }
@@ -103,7 +153,12 @@ func (c *Conn) WriteValue(v variant.Value) error {
 	if err != nil {
 		return err
 	}
-	err = c.tr.writePayload(b)
+	return c.writeBuf(b)
+}
+
+// writeBuf sends b, encoded in wbuf's memory; wmu is held.
+func (c *Conn) writeBuf(b []byte) error {
+	err := c.write(b)
 	if cap(b) <= 1<<20 {
 		c.wbuf = b[:0]
 	} else {
@@ -116,19 +171,50 @@ func (c *Conn) WriteValue(v variant.Value) error {
 func (c *Conn) WritePayload(p []byte) error {
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return c.tr.writePayload(p)
+	return c.write(p)
+}
+
+// write sends one payload under the write timeout; wmu is held.
+func (c *Conn) write(p []byte) error {
+	if c.wtimeout <= 0 {
+		return c.tr.writePayload(p)
+	}
+	c.wuserMu.Lock()
+	user := c.wuser
+	limit := time.Now().Add(c.wtimeout)
+	d := limit
+	if !user.IsZero() && user.Before(d) {
+		d = user
+	}
+	c.tr.setWriteDeadline(d)
+	c.wuserMu.Unlock()
+	err := c.tr.writePayload(p)
+	if err != nil && isTimeout(err) {
+		if now := time.Now(); (user.IsZero() || now.Before(user)) && !now.Before(limit) {
+			err = fmt.Errorf("%w (%v)", ErrWriteTimeout, c.wtimeout)
+			if !c.aborted.Swap(true) {
+				c.tr.abort(err)
+			}
+		}
+	}
+	return err
 }
 
 // SetDeadline sets the read and write deadlines; the zero time means none.
 func (c *Conn) SetDeadline(t time.Time) error {
-	return errors.Join(c.tr.setReadDeadline(t), c.tr.setWriteDeadline(t))
+	return errors.Join(c.tr.setReadDeadline(t), c.SetWriteDeadline(t))
 }
 
 // SetReadDeadline sets the deadline of reads; the zero time means none.
 func (c *Conn) SetReadDeadline(t time.Time) error { return c.tr.setReadDeadline(t) }
 
 // SetWriteDeadline sets the deadline of writes; the zero time means none.
-func (c *Conn) SetWriteDeadline(t time.Time) error { return c.tr.setWriteDeadline(t) }
+func (c *Conn) SetWriteDeadline(t time.Time) error {
+	c.wuserMu.Lock()
+	defer c.wuserMu.Unlock()
+	c.wuser = t
+	return c.tr.setWriteDeadline(t)
+}
 
 // Close closes the connection cleanly: what was written is sent, the peer
 // is told (TCP: the write side is shut down; WebSocket: a close frame with
@@ -136,13 +222,25 @@ func (c *Conn) SetWriteDeadline(t time.Time) error { return c.tr.setWriteDeadlin
 // close its side, discarding whatever still arrives, before it releases the
 // connection. A read blocked in another goroutine keeps receiving values
 // until then, and returns an error afterwards. Close returns at once for
-// UDP. Calling Close again does nothing and returns the first result.
+// UDP, and for a connection a server limit has already closed. Calling
+// Close again does nothing and returns the first result.
 func (c *Conn) Close() error {
 	c.closeOnce.Do(func() {
-		if c.cfg.closeTimeout > 0 && c.tr.shutdown() == nil {
-			c.linger(c.cfg.closeTimeout)
+		if c.aborted.Load() {
+			c.tr.close()
+		} else {
+			if c.cfg.closeTimeout > 0 && c.tr.shutdown() == nil {
+				c.linger(c.cfg.closeTimeout)
+			}
+			c.closeErr = c.tr.close()
 		}
-		c.closeErr = c.tr.close()
+		// A read blocked in another goroutine has returned by now.
+		c.rmu.Lock()
+		c.tr.release()
+		c.rmu.Unlock()
+		if c.onClose != nil {
+			c.onClose()
+		}
 	})
 	return c.closeErr
 }

@@ -20,15 +20,34 @@
 // StreamPeerTLS). A UDP server uses a PacketConn (ListenUDP), which reads
 // and writes values of many peers, each with its address.
 //
-// # Values and payloads
+// # Go values, Variants and payloads
 //
-// ReadValue and WriteValue decode and encode with the modes built from
-// Options.Dec and Options.Enc (engine family, objects, target version);
-// ReadPayload and WritePayload carry encoded payloads as they are. A
-// payload that does not decode is reported as a *frame.Error whose Offset
-// is the frame's offset in the connection's input and whose Err is the
-// *variant.Error; the connection stays usable and the next read returns
-// the next value. A frame larger than Options.MaxSize (8 MiB by default,
+// Encode and Decode carry any Go value, as encoding/json's Encoder and
+// Decoder do and as gdvar.Marshal and gdvar.Unmarshal map them: a struct
+// is a Dictionary keyed by its field names or gdvar tags, a slice an
+// Array or packed array, a map a Dictionary, a variant.Value itself.
+// They encode for the connection's engine family (Options.Godot), target
+// version and precision (Options.Enc), and decode with its limits
+// (Options.Dec), so a struct sent on a Godot 3 connection is what a Godot
+// 3 game's get_var reads:
+//
+//	type Move struct {
+//		Player string          `gdvar:"player"`
+//		To     variant.Vector2 `gdvar:"to"`
+//	}
+//
+//	c, err := peer.DialTCP(ctx, addr, peer.Options{Godot: variant.Godot3})
+//	err = c.Encode(Move{Player: "ada", To: variant.Vector2{X: 3, Y: 4}})
+//	var m Move
+//	err = c.Decode(&m) // the game's put_var({"player": "bo", "to": Vector2(1, 2)})
+//
+// ReadValue and WriteValue carry variant.Value as it is; ReadPayload and
+// WritePayload carry encoded payloads. A PacketConn has the same methods
+// with the peer's address (DecodeFrom, EncodeTo, …). A payload that does
+// not decode, or whose value does not fit the Go value, is reported as a
+// *frame.Error whose Offset is the frame's offset in the connection's
+// input and whose Err is the *variant.Error (the *gdvar.Error for Decode);
+// the connection stays usable and the next read returns the next value. A frame larger than Options.MaxSize (8 MiB by default,
 // the engine's PacketPeer limit) is refused before anything is allocated,
 // with a *frame.Error wrapping frame.ErrTooLarge. Over TCP the stream is
 // then out of step and every later read fails; a WebSocket connection is
@@ -37,6 +56,26 @@
 //
 // When the peer closes cleanly, reads return io.EOF; when the connection
 // ends inside a frame they return an error matching io.ErrUnexpectedEOF.
+//
+// # Server limits
+//
+// A server faces clients it does not control. The connections a Listener
+// or an Upgrader accepts are bounded by default (see Options; a negative
+// value turns a limit off):
+//
+//	limit          default        what happens
+//	MaxConns       1024           more connections are closed as soon as they are accepted
+//	IdleTimeout    5 minutes      a read that gets no byte for so long closes the connection (ErrIdleTimeout)
+//	FrameTimeout   1 minute       a frame not whole so long after its first byte closes it (ErrFrameTimeout)
+//	WriteTimeout   1 minute       a write the peer does not take in so long closes it (ErrWriteTimeout)
+//	BufferBudget   64 MiB         frames being received on all connections hold at most this (frame.ErrBudget)
+//
+// Frame buffers grow with the bytes that arrive, never with the length a
+// prefix claims, and are reserved from the budget before they are
+// allocated. A connection that meets a limit is closed at once, with a
+// WebSocket close frame that says why (1008 for a timeout, 1013 when the
+// budget is spent), and its read returns the error. Dialled connections
+// have no idle, frame or write timeout unless Options sets one.
 //
 // # Concurrency
 //
@@ -66,7 +105,10 @@
 //
 // The WebSocket side uses github.com/gorilla/websocket. Every value is one
 // binary message; text messages are read too (a Godot 3 WebSocketPeer in
-// text write mode sends them). Note that Godot's WebSocketPeer has its own
+// text write mode sends them), but as RFC 6455 requires, a text message
+// that is not valid UTF-8 fails the connection with status 1007
+// (ErrInvalidUTF8): a value sent in text mode only gets through when its
+// encoding happens to be valid UTF-8. Note that Godot's WebSocketPeer has its own
 // limits: Godot 4's inbound_buffer_size and outbound_buffer_size default to
 // 64 KiB, so a game that exchanges larger values must raise them.
 //

@@ -3,6 +3,7 @@ package peer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -155,5 +156,65 @@ func TestGodot3TCPServer(t *testing.T) {
 				t.Errorf("Godot 3 printed %q, want a last line %q", out, want)
 			}
 		})
+	}
+}
+
+// A Go struct sent with Conn.Encode over a Godot 3 connection reaches
+// Godot 3.2.3's StreamPeerTCP.get_var as a Dictionary with fields of the
+// Godot 3 types, and the engine's answer comes back into the struct with
+// Conn.Decode.
+func TestGodot3Structs(t *testing.T) {
+	enginetest.Godot3(t)
+	probe, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := probe.Addr().(*net.TCPAddr).Port
+	probe.Close()
+	godot := enginetest.StartGodot3(t, "testdata/struct_server3.gd", strconv.Itoa(port))
+	godot.WaitLine("LISTENING", time.Minute)
+
+	type stats struct {
+		Speed float64        `gdvar:"speed"`
+		Tags  map[string]int `gdvar:"tags"`
+	}
+	type player struct {
+		Name  string          `gdvar:"name"`
+		HP    int             `gdvar:"hp"`
+		Pos   variant.Vector2 `gdvar:"pos"`
+		Items []string        `gdvar:"items"`
+		Color variant.Color   `gdvar:"color"`
+		Stats stats           `gdvar:"stats"`
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c, err := DialTCP(ctx, "127.0.0.1:"+strconv.Itoa(port), Options{Godot: variant.Godot3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.SetDeadline(time.Now().Add(time.Minute))
+	sent := player{Name: "ada", HP: 41, Pos: variant.Vector2{X: 1.5, Y: -2}, Items: []string{"key", "map"},
+		Color: variant.Color{R: 1, G: 0.5, B: 0, A: 1}, Stats: stats{Speed: 2.25, Tags: map[string]int{"elf": 1}}}
+	if err := c.Encode(sent); err != nil {
+		t.Fatal(err)
+	}
+	var got player
+	if err := c.Decode(&got); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	out := godot.Wait()
+	t.Logf("Godot 3 printed:\n%s", out)
+	// Dictionary, String, int, Vector2, PoolStringArray, Color,
+	// Dictionary, float: Godot 3's type numbers.
+	if !strings.Contains(out, "TYPES 18 4 2 5 23 14 18 3\n") || !strings.HasSuffix(out, "DONE\n") {
+		t.Errorf("Godot 3 printed:\n%s", out)
+	}
+	want := player{Name: "ADA", HP: 42, Pos: variant.Vector2{X: 3, Y: -4}, Items: []string{"key", "map", "sword"},
+		Color: variant.Color{R: 0, G: 0.5, B: 1, A: 1}, Stats: stats{Speed: 4.5, Tags: map[string]int{"elf": 1}}}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("the engine's answer: %+v, want %+v", got, want)
 	}
 }

@@ -20,12 +20,14 @@ type Listener struct {
 	err       error         // why, once failed is closed
 	closeOnce sync.Once
 	closeErr  error
+	lim       *serverLimits
 }
 
-func newListener(addr net.Addr, stop func() error) *Listener {
+func newListener(addr net.Addr, stop func() error, lim *serverLimits) *Listener {
 	return &Listener{
 		addr:   addr,
 		stop:   stop,
+		lim:    lim,
 		conns:  make(chan *Conn),
 		done:   make(chan struct{}),
 		failed: make(chan struct{}),
@@ -35,6 +37,23 @@ func newListener(addr net.Addr, stop func() error) *Listener {
 // Addr returns the address the listener listens on, with the port it
 // picked when asked for port 0.
 func (l *Listener) Addr() net.Addr { return l.addr }
+
+// Conns returns the number of connections open now: accepted and not yet
+// closed, including WebSocket handshakes in progress.
+func (l *Listener) Conns() int { return int(l.lim.open.Load()) }
+
+// Refused returns the number of connections closed as soon as they were
+// accepted because Options.MaxConns were open.
+func (l *Listener) Refused() int64 { return l.lim.refused.Load() }
+
+// BufferedBytes returns the memory the connections' frame buffers hold
+// now, counted against Options.BufferBudget (0 without a budget).
+func (l *Listener) BufferedBytes() int64 {
+	if l.lim.budget == nil {
+		return 0
+	}
+	return l.lim.budget.Used()
+}
 
 // Accept waits for the next connection. It returns ctx.Err() when ctx is
 // done first, and an error matching net.ErrClosed once the listener is

@@ -67,6 +67,8 @@ func checkPacket(p []byte, maxSize int, off int64) error {
 }
 
 func (t *datagramTransport) shutdown() error                    { return errNoShutdown }
+func (t *datagramTransport) abort(error)                        { t.nc.Close() }
+func (t *datagramTransport) release()                           {}
 func (t *datagramTransport) close() error                       { return t.nc.Close() }
 func (t *datagramTransport) localAddr() net.Addr                { return t.nc.LocalAddr() }
 func (t *datagramTransport) remoteAddr() net.Addr               { return t.nc.RemoteAddr() }
@@ -149,6 +151,33 @@ func (c *PacketConn) read() ([]byte, int64, net.Addr, error) {
 		return nil, off, addr, &frame.Error{Offset: off, Size: -1, Err: frame.ErrTooLarge}
 	}
 	return c.rbuf[:n], off, addr, nil
+}
+
+// DecodeFrom reads the next datagram into the Go value v points to, as
+// Conn.Decode does, and returns its sender. A payload that does not decode
+// or fit v gives a *frame.Error wrapping the *gdvar.Error, with the
+// sender; the next read goes on with the next datagram.
+func (c *PacketConn) DecodeFrom(v any) (net.Addr, error) {
+	c.rmu.Lock()
+	defer c.rmu.Unlock()
+	p, off, addr, err := c.read()
+	if err != nil {
+		return addr, err
+	}
+	return addr, stream.UnmarshalPayload(c.cfg.gdm, p, off, v)
+}
+
+// EncodeTo encodes the Go value v as Conn.Encode does and sends it as one
+// datagram to addr.
+func (c *PacketConn) EncodeTo(v any, addr net.Addr) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	b, err := c.cfg.gem.Append(c.wbuf[:0], v)
+	if err != nil {
+		return err
+	}
+	c.wbuf = b[:0]
+	return c.write(b, addr)
 }
 
 // WriteValueTo encodes v and sends it as one datagram to addr.

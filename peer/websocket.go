@@ -12,6 +12,7 @@ import (
 	"path"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gorilla/websocket"
 
@@ -38,7 +39,7 @@ func DialWebSocket(ctx context.Context, rawURL string, o Options) (*Conn, error)
 		}
 		return nil, fmt.Errorf("peer: websocket dial %s: %w", rawURL, err)
 	}
-	return newWSConn(ws, cfg), nil
+	return newWSConn(ws, cfg, nil, false), nil
 }
 
 // UpgradeWebSocket answers a WebSocket opening handshake received by a
@@ -48,16 +49,63 @@ func DialWebSocket(ctx context.Context, rawURL string, o Options) (*Conn, error)
 //
 // A request with an Origin header from another host is refused unless
 // o.WebSocket.Origins allows it.
+//
+// The idle and frame timeouts of o apply, and BufferBudget bounds the one
+// connection; MaxConns does not apply. An Upgrader shares the connection
+// limit and the budget between the connections it upgrades.
 func UpgradeWebSocket(w http.ResponseWriter, r *http.Request, o Options) (*Conn, error) {
-	cfg, err := o.config()
+	u, err := NewUpgrader(o)
 	if err != nil {
 		http.Error(w, "server misconfigured", http.StatusInternalServerError)
 		return nil, err
 	}
-	return upgrade(w, r, cfg)
+	u.lim.maxConns = 0
+	return u.Upgrade(w, r)
 }
 
-func upgrade(w http.ResponseWriter, r *http.Request, cfg *config) (*Conn, error) {
+// An Upgrader turns requests of an existing net/http server into
+// WebSocket connections, as UpgradeWebSocket does, with the server limits
+// of its Options (MaxConns, BufferBudget, IdleTimeout, FrameTimeout)
+// shared by all the connections it upgrades. It is safe for concurrent
+// use.
+type Upgrader struct {
+	cfg *config
+	lim *serverLimits
+}
+
+// NewUpgrader validates o and returns an Upgrader.
+func NewUpgrader(o Options) (*Upgrader, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
+	}
+	return &Upgrader{cfg: cfg, lim: newServerLimits(cfg)}, nil
+}
+
+// Upgrade answers a WebSocket opening handshake and returns the
+// connection. On failure it has already replied with an HTTP error: 503
+// (Service Unavailable) when MaxConns connections are open. The Conn
+// counts against MaxConns until it is closed.
+func (u *Upgrader) Upgrade(w http.ResponseWriter, r *http.Request) (*Conn, error) {
+	if !u.lim.take() {
+		http.Error(w, "too many connections", http.StatusServiceUnavailable)
+		return nil, errTooManyConns
+	}
+	c, err := upgrade(w, r, u.cfg, u.lim.budget)
+	if err != nil {
+		u.lim.give()
+		return nil, err
+	}
+	c.onClose = u.lim.give
+	return c, nil
+}
+
+// Conns returns the number of connections upgraded and not yet closed.
+func (u *Upgrader) Conns() int { return int(u.lim.open.Load()) }
+
+var errTooManyConns = errors.New("peer: too many connections")
+
+func upgrade(w http.ResponseWriter, r *http.Request, cfg *config, budget *frame.Budget) (*Conn, error) {
 	u := websocket.Upgrader{
 		Subprotocols: cfg.opts.WebSocket.Subprotocols,
 		CheckOrigin:  checkOrigin(cfg.opts.WebSocket.Origins),
@@ -66,7 +114,7 @@ func upgrade(w http.ResponseWriter, r *http.Request, cfg *config) (*Conn, error)
 	if err != nil {
 		return nil, err
 	}
-	return newWSConn(ws, cfg), nil
+	return newWSConn(ws, cfg, budget, true), nil
 }
 
 // checkOrigin accepts requests without an Origin, from the request's own
@@ -102,7 +150,10 @@ func checkOrigin(patterns []string) func(r *http.Request) bool {
 
 // ListenWebSocket listens on addr ("host:port"; port 0 picks a free one)
 // with an HTTP server that accepts WebSocket connections on any path. ctx
-// bounds setting up the listener only; Close stops the server.
+// bounds setting up the listener only; Close stops the server. The server
+// limits of o apply (MaxConns, BufferBudget, IdleTimeout, FrameTimeout;
+// see Options); connections beyond MaxConns are closed before their
+// handshake is read.
 func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, error) {
 	cfg, err := o.config()
 	if err != nil {
@@ -119,18 +170,20 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 	}
 	srv := &http.Server{
 		ReadHeaderTimeout: timeout,
+		IdleTimeout:       timeout, // between requests that were not upgraded
 		ErrorLog:          log.New(io.Discard, "", 0),
 	}
-	l := newListener(ln.Addr(), srv.Close)
+	lim := newServerLimits(cfg)
+	l := newListener(ln.Addr(), srv.Close, lim)
 	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := upgrade(w, r, cfg)
+		c, err := upgrade(w, r, cfg, lim.budget)
 		if err != nil {
 			return
 		}
 		l.offer(c)
 	})
 	go func() {
-		err := srv.Serve(ln)
+		err := srv.Serve(&limitListener{Listener: ln, lim: lim})
 		select {
 		case <-l.done:
 		default:
@@ -141,50 +194,148 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 	return l, nil
 }
 
-func newWSConn(ws *websocket.Conn, cfg *config) *Conn {
+func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server bool) *Conn {
 	ws.SetReadLimit(int64(cfg.maxSize))
-	return newConn("ws", &wsTransport{ws: ws, maxSize: cfg.maxSize}, cfg)
+	t := &wsTransport{ws: ws, maxSize: cfg.maxSize, budget: budget}
+	idle, ft := cfg.timeouts(server)
+	t.idle = idle
+	if t.timer = newReadTimer(ws.SetReadDeadline, idle, ft); t.timer != nil {
+		// Pings and pongs are activity: they push the idle timeout back.
+		ws.SetPingHandler(func(data string) error {
+			t.timer.active()
+			t.timer.arm()
+			err := ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+			if errors.Is(err, websocket.ErrCloseSent) || isTimeout(err) {
+				return nil
+			}
+			return err
+		})
+		ws.SetPongHandler(func(string) error { t.timer.active(); t.timer.arm(); return nil })
+	}
+	c := newConn("ws", t, cfg)
+	c.wtimeout = cfg.writeTimeout(server)
+	return c
 }
 
 // wsTransport carries one payload per WebSocket message.
 type wsTransport struct {
 	ws      *websocket.Conn
 	maxSize int
+	budget  *frame.Budget // nil: none
+	held    int64         // reserved from budget: cap(buf)
+	timer   *readTimer    // nil without timeouts
+	idle    time.Duration
 	buf     []byte
 	roff    int64
 	rerr    error // sticky: the library's read errors are permanent
 	woff    int64
 }
 
+// wsKeep is the largest buffer kept between messages (with a budget: the
+// frame package keeps as much).
+const (
+	wsKeep         = 1 << 20
+	wsKeepBudgeted = 4 << 10
+)
+
 func (t *wsTransport) readPayload() ([]byte, int64, error) {
 	if t.rerr != nil {
 		return nil, t.roff, t.rerr
 	}
-	if cap(t.buf) > 1<<20 {
-		t.buf = nil // don't hold on to a big message's buffer
+	if keep := wsKeep; cap(t.buf) > keep || t.budget != nil && cap(t.buf) > wsKeepBudgeted {
+		t.release() // don't hold on to a big message's buffer
 	}
 	off := t.roff
-	_, r, err := t.ws.NextReader()
+	if t.timer != nil {
+		t.timer.arm()
+	}
+	mt, r, err := t.ws.NextReader()
 	if err != nil {
-		t.rerr = wsReadError(err, off)
+		t.rerr = t.readError(err, off, false)
 		return nil, off, t.rerr
 	}
+	if t.timer != nil {
+		t.timer.received()
+	}
 	t.buf = t.buf[:0]
+	var end [1]byte // where a message of MaxSize bytes meets its end
 	for {
-		if len(t.buf) == cap(t.buf) {
-			t.buf = append(t.buf, 0)[:len(t.buf)]
+		into := t.buf[len(t.buf):cap(t.buf)]
+		if len(into) == 0 && len(t.buf) < t.maxSize {
+			if err := t.grow(off); err != nil {
+				t.rerr = err
+				return nil, off, err
+			}
+			into = t.buf[len(t.buf):cap(t.buf)]
 		}
-		n, err := r.Read(t.buf[len(t.buf):cap(t.buf)])
+		full := len(into) == 0
+		if full {
+			into = end[:]
+		}
+		if t.timer != nil {
+			t.timer.arm()
+		}
+		n, err := r.Read(into)
+		if n > 0 && t.timer != nil {
+			t.timer.received()
+		}
+		if full && n > 0 { // the library refuses more than MaxSize first
+			t.rerr = &frame.Error{Offset: off, Size: -1, Err: frame.ErrTooLarge}
+			return nil, off, t.rerr
+		}
 		t.buf = t.buf[:len(t.buf)+n]
 		t.roff += int64(n)
 		if err == io.EOF {
-			return t.buf, off, nil
+			break
 		}
 		if err != nil {
-			t.rerr = wsReadError(err, off)
+			t.rerr = t.readError(err, off, true)
 			return nil, off, t.rerr
 		}
 	}
+	if t.timer != nil {
+		t.timer.endFrame()
+	}
+	if mt == websocket.TextMessage && !utf8.Valid(t.buf) {
+		t.rerr = &frame.Error{Offset: off, Size: int64(len(t.buf)), Err: ErrInvalidUTF8}
+		return nil, off, t.rerr
+	}
+	return t.buf, off, nil
+}
+
+// grow doubles the buffer, up to the largest message, reserving the
+// growth from the budget.
+func (t *wsTransport) grow(off int64) error {
+	newCap := min(max(2*cap(t.buf), 512), t.maxSize)
+	if t.budget != nil {
+		if !t.budget.Reserve(int64(newCap - cap(t.buf))) {
+			return &frame.Error{Offset: off, Size: -1, Err: frame.ErrBudget}
+		}
+		t.held += int64(newCap - cap(t.buf))
+	}
+	nb := make([]byte, len(t.buf), newCap)
+	copy(nb, t.buf)
+	t.buf = nb
+	return nil
+}
+
+func (t *wsTransport) release() {
+	t.buf = nil
+	if t.held > 0 {
+		t.budget.Release(t.held)
+		t.held = 0
+	}
+}
+
+// readError turns a read error into the package's, telling the server
+// limits apart from the user's deadline.
+func (t *wsTransport) readError(err error, off int64, inFrame bool) error {
+	if t.timer != nil {
+		if c := t.timer.cause(err); c != err {
+			return limitError(c, off, inFrame, t.idle)
+		}
+	}
+	return wsReadError(err, off)
 }
 
 // wsReadError maps the library's errors onto the package's: a clean close
@@ -223,8 +374,33 @@ func (t *wsTransport) shutdown() error {
 	return t.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 }
 
-func (t *wsTransport) close() error                       { return t.ws.Close() }
-func (t *wsTransport) localAddr() net.Addr                { return t.ws.LocalAddr() }
-func (t *wsTransport) remoteAddr() net.Addr               { return t.ws.RemoteAddr() }
-func (t *wsTransport) setReadDeadline(d time.Time) error  { return t.ws.SetReadDeadline(d) }
+// abort sends the close frame that tells why: 1007 for text that is not
+// UTF-8, 1008 (policy violation) for a timeout, 1013 (try again later)
+// when the server is short of memory.
+func (t *wsTransport) abort(err error) {
+	code, reason := websocket.ClosePolicyViolation, "timeout"
+	switch {
+	case errors.Is(err, ErrInvalidUTF8):
+		code, reason = websocket.CloseInvalidFramePayloadData, "invalid UTF-8 in text message"
+	case errors.Is(err, frame.ErrBudget):
+		code, reason = websocket.CloseTryAgainLater, "server busy"
+	case errors.Is(err, ErrFrameTimeout):
+		reason = "message not complete in time"
+	case errors.Is(err, ErrIdleTimeout):
+		reason = "idle timeout"
+	}
+	msg := websocket.FormatCloseMessage(code, reason)
+	t.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(100*time.Millisecond))
+	t.ws.Close()
+}
+
+func (t *wsTransport) close() error         { return t.ws.Close() }
+func (t *wsTransport) localAddr() net.Addr  { return t.ws.LocalAddr() }
+func (t *wsTransport) remoteAddr() net.Addr { return t.ws.RemoteAddr() }
+func (t *wsTransport) setReadDeadline(d time.Time) error {
+	if t.timer != nil {
+		return t.timer.setUser(d)
+	}
+	return t.ws.SetReadDeadline(d)
+}
 func (t *wsTransport) setWriteDeadline(d time.Time) error { return t.ws.SetWriteDeadline(d) }

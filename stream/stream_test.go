@@ -71,7 +71,7 @@ func decodeAll(t *testing.T, r io.Reader, o Options) []variant.Value {
 	dec := NewDecoder(r, o)
 	var got []variant.Value
 	for {
-		v, err := dec.Decode()
+		v, err := dec.ReadValue()
 		if err == io.EOF {
 			return got
 		}
@@ -114,7 +114,7 @@ func TestEngineFiles(t *testing.T) {
 		var buf bytes.Buffer
 		enc := NewEncoder(&buf, o)
 		for _, v := range want {
-			if err := enc.Encode(v); err != nil {
+			if err := enc.WriteValue(v); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -131,7 +131,7 @@ func TestBigEndianReadAsLittle(t *testing.T) {
 	// The big-endian file's first prefix, 00000008, read little-endian is
 	// 128 MiB: refused before any allocation.
 	data := storeVarFiles(t)["4 big"]
-	_, err := NewDecoder(bytes.NewReader(data), Options{Kind: frame.Store}).Decode()
+	_, err := NewDecoder(bytes.NewReader(data), Options{Kind: frame.Store}).ReadValue()
 	var fe *frame.Error
 	if !errors.As(err, &fe) || !errors.Is(err, frame.ErrTooLarge) || fe.Size != 0x08000000 {
 		t.Fatalf("got %v", err)
@@ -147,7 +147,7 @@ func TestTruncated(t *testing.T) {
 		n := 0
 		var err error
 		for ; err == nil; n++ {
-			_, err = dec.Decode()
+			_, err = dec.ReadValue()
 		}
 		var fe *frame.Error
 		if n != 3 || !errors.Is(err, io.ErrUnexpectedEOF) || !errors.As(err, &fe) || fe.Offset != 28 {
@@ -162,15 +162,15 @@ func TestTruncated(t *testing.T) {
 func TestBadPayloadCarriesFrameOffset(t *testing.T) {
 	var buf bytes.Buffer
 	enc := NewEncoder(&buf, Options{})
-	enc.Encode(variant.Int(1))
+	enc.WriteValue(variant.Int(1))
 	// A Vector2 with one component: the frame is whole, the value is not.
 	enc.WritePayload([]byte{5, 0, 0, 0, 0, 0, 0x80, 0x3f})
-	enc.Encode(variant.String("after"))
+	enc.WriteValue(variant.String("after"))
 	dec := NewDecoder(&buf, Options{})
-	if _, err := dec.Decode(); err != nil {
+	if _, err := dec.ReadValue(); err != nil {
 		t.Fatal(err)
 	}
-	_, err := dec.Decode()
+	_, err := dec.ReadValue()
 	var fe *frame.Error
 	var ve *variant.Error
 	if !errors.As(err, &fe) || !errors.As(err, &ve) || fe.Offset != 12 || fe.Size != 8 || ve.Type != variant.TypeVector2 {
@@ -184,7 +184,7 @@ func TestBadPayloadCarriesFrameOffset(t *testing.T) {
 		t.Errorf("message %q, want prefix %q", err, want)
 	}
 	// The stream is still in step.
-	if v, err := dec.Decode(); err != nil || v != variant.String("after") {
+	if v, err := dec.ReadValue(); err != nil || v != variant.String("after") {
 		t.Errorf("after the bad frame: %v, %v", v, err)
 	}
 }
@@ -197,7 +197,7 @@ func TestSizeCap(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		_, err := NewDecoder(bytes.NewReader(hostile), o).Decode()
+		_, err := NewDecoder(bytes.NewReader(hostile), o).ReadValue()
 		runtime.ReadMemStats(&after)
 		if o.MaxSize == 0 && !errors.Is(err, frame.ErrTooLarge) {
 			t.Errorf("default cap: %v", err)
@@ -218,7 +218,7 @@ func TestSizeCap(t *testing.T) {
 
 func TestOptionsErrors(t *testing.T) {
 	for _, o := range []Options{{Godot: 5}, {Kind: 9}, {Enc: variant.EncOptions{Family: variant.Godot3, Precision: variant.Double}}} {
-		if _, err := NewDecoder(bytes.NewReader(nil), o).Decode(); err == nil || err == io.EOF {
+		if _, err := NewDecoder(bytes.NewReader(nil), o).ReadValue(); err == nil || err == io.EOF {
 			t.Errorf("decoder %+v: %v", o, err)
 		}
 		if err := NewEncoder(io.Discard, o).Encode(nil); err == nil {
@@ -247,7 +247,7 @@ func TestPacketsAndPacketStream(t *testing.T) {
 	if hex.EncodeToString(p.Bytes()) != "050000000000803f00000040" {
 		t.Errorf("packet %x", p.Bytes())
 	}
-	v, err := NewDecoder(&p, Options{Kind: frame.Packet}).Decode()
+	v, err := NewDecoder(&p, Options{Kind: frame.Packet}).ReadValue()
 	if err != nil || v != (variant.Vector2{X: 1, Y: 2}) {
 		t.Errorf("packet read back: %v %v", v, err)
 	}
@@ -261,25 +261,25 @@ func TestManyValuesLargeAndSmall(t *testing.T) {
 	var buf bytes.Buffer
 	enc := NewEncoder(&buf, Options{MaxSize: 6 << 20})
 	for i := range 1000 {
-		enc.Encode(variant.Int(i))
+		enc.WriteValue(variant.Int(i))
 		if i == 500 {
-			enc.Encode(big)
+			enc.WriteValue(big)
 		}
 	}
 	dec := NewDecoder(iotest.HalfReader(&buf), Options{MaxSize: 6 << 20})
 	for i := range 1000 {
-		v, err := dec.Decode()
+		v, err := dec.ReadValue()
 		if err != nil || v != variant.Int(i) {
 			t.Fatalf("value %d: %v %v", i, v, err)
 		}
 		if i == 500 {
-			v, err := dec.Decode()
+			v, err := dec.ReadValue()
 			if err != nil || !variant.Equal(v, big) {
 				t.Fatalf("big value: %v", err)
 			}
 		}
 	}
-	if _, err := dec.Decode(); err != io.EOF {
+	if _, err := dec.ReadValue(); err != io.EOF {
 		t.Errorf("end: %v", err)
 	}
 }

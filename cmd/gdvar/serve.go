@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -49,6 +50,17 @@ Flags:
                     what the echo may use, as for encode
   --allow-objects   accept full Objects, and echo them in full
 ` + classesUsage + `
+  --max-conns N     most connections at once per TCP or WebSocket listener;
+                    more are closed at once (default 1024; 0: no limit)
+  --idle-timeout D  close a connection that sends nothing for D (default
+                    5m; 0: never)
+  --frame-timeout D close a connection whose value is not whole D after
+                    its first byte (default 1m; 0: no limit)
+  --write-timeout D close a connection that does not take an echo within D
+                    (default 1m; 0: no limit)
+  --max-buffered N  bytes the values being received may hold in all, per
+                    listener; a connection that needs more is closed
+                    (default 67108864, or --max-size if larger; 0: no limit)
   --big-endian      TCP length prefixes are big-endian (StreamPeer.big_endian)
   --max-size N      largest value in bytes (default 8388608, the engine's
                     PacketPeer limit)
@@ -87,6 +99,11 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(godot, "godot", "engine family: 3 or 4")
 	allow := fs.Bool("allow-objects", false, "accept full objects")
 	classes := fs.String("classes", "", "classes full objects may have: engine or a file")
+	maxConns := fs.Int("max-conns", peer.DefaultMaxConns, "most connections per listener")
+	idle := fs.Duration("idle-timeout", peer.DefaultIdleTimeout, "close silent connections after this")
+	frameTimeout := fs.Duration("frame-timeout", peer.DefaultFrameTimeout, "longest a value may take to arrive")
+	writeTimeout := fs.Duration("write-timeout", peer.DefaultWriteTimeout, "longest an echo may take to go out")
+	maxBuffered := fs.Int64("max-buffered", 0, "bytes values being received may hold per listener")
 	bigEndian := fs.Bool("big-endian", false, "big-endian TCP length prefixes")
 	maxSize := fs.Int("max-size", frame.DefaultMaxSize, "largest value in bytes")
 	fs.IntVar(&cfg.maxText, "max-text", 2000, "cut printed values after this many characters")
@@ -99,6 +116,11 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "gdvar serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	limits, err := serveLimits(*maxConns, *idle, *frameTimeout, *writeTimeout, *maxBuffered, fs)
+	if err != nil {
+		fmt.Fprintln(stderr, "gdvar serve:", err)
 		return 2
 	}
 	if *maxSize <= 0 || *maxSize > frame.MaxSizeLimit {
@@ -134,7 +156,16 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		BigEndian:    *bigEndian,
 		CloseTimeout: 250 * time.Millisecond,
 		// A development server: web exports may be served from anywhere.
-		WebSocket: peer.WebSocketOptions{Origins: []string{"*"}},
+		WebSocket:    peer.WebSocketOptions{Origins: []string{"*"}},
+		MaxConns:     limits.MaxConns,
+		IdleTimeout:  limits.IdleTimeout,
+		FrameTimeout: limits.FrameTimeout,
+		WriteTimeout: limits.WriteTimeout,
+		BufferBudget: limits.BufferBudget,
+	}
+	if limits.BufferBudget > 0 && limits.BufferBudget < int64(*maxSize) {
+		fmt.Fprintln(stderr, "gdvar serve: --max-buffered must be at least --max-size")
+		return 2
 	}
 	cfg.text = gdtext.Options{Family: godot.family()}
 
@@ -150,6 +181,30 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s.shutdown()
 	fmt.Fprintln(stderr, "gdvar serve: stopped")
 	return 0
+}
+
+// serveLimits turns the limit flags into peer.Options fields, where 0
+// means the package's default and a negative value no limit; on the
+// command line 0 means no limit. --max-buffered defaults to 0 (the
+// package's default, which depends on --max-size), so it is 0 from the
+// command line only when given.
+func serveLimits(maxConns int, idle, frameTimeout, writeTimeout time.Duration, maxBuffered int64, fs *flag.FlagSet) (peer.Options, error) {
+	var o peer.Options
+	if maxConns < 0 || idle < 0 || frameTimeout < 0 || writeTimeout < 0 || maxBuffered < 0 {
+		return o, errors.New("--max-conns, --idle-timeout, --frame-timeout, --write-timeout and --max-buffered must not be negative")
+	}
+	orOff := func(n int64) int64 { return cmp.Or(n, -1) }
+	o.MaxConns = int(orOff(int64(maxConns)))
+	o.IdleTimeout = time.Duration(orOff(int64(idle)))
+	o.FrameTimeout = time.Duration(orOff(int64(frameTimeout)))
+	o.WriteTimeout = time.Duration(orOff(int64(writeTimeout)))
+	o.BufferBudget = maxBuffered
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "max-buffered" && maxBuffered == 0 {
+			o.BufferBudget = -1
+		}
+	})
+	return o, nil
 }
 
 // listenAddr turns PORT and :PORT into loopback addresses.

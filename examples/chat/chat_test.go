@@ -34,6 +34,17 @@ type gopher struct {
 	c *peer.Conn
 }
 
+// serverMsg is any message the server sends.
+type serverMsg struct {
+	Type    string               `gdvar:"type"`
+	ID      int64                `gdvar:"id"`
+	Name    string               `gdvar:"name"`
+	Text    string               `gdvar:"text"`
+	Pos     variant.Vector2      `gdvar:"pos"`
+	Players map[int64]playerInfo `gdvar:"players"`
+	Message string               `gdvar:"message"`
+}
+
 func join(t *testing.T, c *peer.Conn, err error, name string) *gopher {
 	t.Helper()
 	if err != nil {
@@ -42,29 +53,28 @@ func join(t *testing.T, c *peer.Conn, err error, name string) *gopher {
 	t.Cleanup(func() { c.Close() })
 	c.SetDeadline(time.Now().Add(time.Minute))
 	g := &gopher{t, c}
-	g.send("type", "join", "name", name)
+	g.send(clientMsg{Type: "join", Name: name})
 	return g
 }
 
-func (g *gopher) send(kv ...any) {
+func (g *gopher) send(msg clientMsg) {
 	g.t.Helper()
-	if err := g.c.WriteValue(dict(kv...)); err != nil {
+	if err := g.c.Encode(msg); err != nil {
 		g.t.Fatal(err)
 	}
 }
 
 // next returns the next message, which must be of type typ.
-func (g *gopher) next(typ string) *variant.Dictionary {
+func (g *gopher) next(typ string) serverMsg {
 	g.t.Helper()
-	v, err := g.c.ReadValue()
-	if err != nil {
+	var m serverMsg
+	if err := g.c.Decode(&m); err != nil {
 		g.t.Fatalf("waiting for %q: %v", typ, err)
 	}
-	d, ok := v.(*variant.Dictionary)
-	if !ok || str(d, "type") != typ {
-		g.t.Fatalf("got %v, want a %q message", v, typ)
+	if m.Type != typ {
+		g.t.Fatalf("got %+v, want a %q message", m, typ)
 	}
-	return d
+	return m
 }
 
 func TestLobbyAcrossFamilies(t *testing.T) {
@@ -73,37 +83,44 @@ func TestLobbyAcrossFamilies(t *testing.T) {
 	// A Godot 3 client over TCP and a Godot 4 client over WebSocket.
 	c3, err := peer.DialTCP(ctx, tcp, peer.Options{Godot: variant.Godot3})
 	ada := join(t, c3, err, "Ada")
-	welcome := ada.next("welcome")
-	adaID := get(welcome, "id")
+	adaID := ada.next("welcome").ID
 	c4, err := peer.DialWebSocket(ctx, "ws://"+ws+"/", peer.Options{})
 	grace := join(t, c4, err, "Grace")
-	welcome = grace.next("welcome")
-	graceID := get(welcome, "id")
-	players := get(welcome, "players").(*variant.Dictionary)
-	if players.Len() != 2 {
-		t.Errorf("Grace sees %d players", players.Len())
+	welcome := grace.next("welcome")
+	graceID := welcome.ID
+	if len(welcome.Players) != 2 || welcome.Players[adaID].Name != "Ada" || welcome.Players[graceID].Name != "Grace" {
+		t.Errorf("Grace sees %+v", welcome.Players)
 	}
-	if j := ada.next("joined"); get(j, "id") != graceID || str(j, "name") != "Grace" {
-		t.Errorf("Ada got %v", j)
+	if j := ada.next("joined"); j.ID != graceID || j.Name != "Grace" {
+		t.Errorf("Ada got %+v", j)
 	}
-	grace.send("type", "move", "pos", variant.Vector2{X: 3, Y: 4})
-	if m := ada.next("moved"); get(m, "pos") != (variant.Vector2{X: 3, Y: 4}) {
-		t.Errorf("Ada got %v", m)
+	grace.send(clientMsg{Type: "move", Pos: &variant.Vector2{X: 3, Y: 4}})
+	if m := ada.next("moved"); m.Pos != (variant.Vector2{X: 3, Y: 4}) || m.ID != graceID {
+		t.Errorf("Ada got %+v", m)
 	}
 	grace.next("moved")
-	ada.send("type", "say", "text", "hi ✓")
+	ada.send(clientMsg{Type: "say", Text: "hi ✓"})
 	for _, g := range []*gopher{ada, grace} {
-		if m := g.next("said"); str(m, "text") != "hi ✓" || get(m, "id") != adaID || str(m, "name") != "Ada" {
-			t.Errorf("got %v", m)
+		if m := g.next("said"); m.Text != "hi ✓" || m.ID != adaID || m.Name != "Ada" {
+			t.Errorf("got %+v", m)
 		}
 	}
-	ada.send("type", "dance")
-	if m := ada.next("error"); !strings.Contains(str(m, "message"), "dance") {
-		t.Errorf("got %v", m)
+	ada.send(clientMsg{Type: "dance"})
+	if m := ada.next("error"); !strings.Contains(m.Message, "dance") {
+		t.Errorf("got %+v", m)
+	}
+	// A move without a position, and one whose position is no Vector2.
+	ada.send(clientMsg{Type: "move"})
+	if m := ada.next("error"); m.Message != "move: pos must be a Vector2" {
+		t.Errorf("got %+v", m)
+	}
+	ada.c.Encode(map[string]any{"type": "move", "pos": "here"})
+	if m := ada.next("error"); !strings.Contains(m.Message, "cannot unmarshal String into variant.Vector2") {
+		t.Errorf("got %+v", m)
 	}
 	ada.c.Close()
-	if m := grace.next("left"); get(m, "id") != adaID {
-		t.Errorf("got %v", m)
+	if m := grace.next("left"); m.ID != adaID {
+		t.Errorf("got %+v", m)
 	}
 	// The first message must be a join.
 	c, err := peer.DialTCP(ctx, tcp, peer.Options{})
@@ -118,28 +135,26 @@ func TestLobbyAcrossFamilies(t *testing.T) {
 // and returns what it saw.
 func replyToOthers(t *testing.T, c *peer.Conn, err error) chan []string {
 	g := join(t, c, err, "gopher")
-	me := get(g.next("welcome"), "id")
+	me := g.next("welcome").ID
 	seen := make(chan []string, 1)
 	go func() {
 		var log []string
 		defer func() { seen <- log }()
 		for {
-			v, err := c.ReadValue()
-			if err != nil {
+			var m serverMsg
+			if err := c.Decode(&m); err != nil {
 				return
 			}
-			m := v.(*variant.Dictionary)
-			switch str(m, "type") {
+			switch m.Type {
 			case "joined":
-				log = append(log, "joined "+str(m, "name"))
+				log = append(log, "joined "+m.Name)
 			case "said":
-				if get(m, "id") != me {
-					log = append(log, "said "+str(m, "text"))
-					c.WriteValue(dict("type", "say", "text", "welcome, "+str(m, "name")))
+				if m.ID != me {
+					log = append(log, "said "+m.Text)
+					c.Encode(clientMsg{Type: "say", Text: "welcome, " + m.Name})
 				}
 			case "moved":
-				pos := get(m, "pos").(variant.Vector2)
-				log = append(log, "moved "+strconv.FormatFloat(pos.X, 'g', -1, 64)+" "+strconv.FormatFloat(pos.Y, 'g', -1, 64))
+				log = append(log, "moved "+strconv.FormatFloat(m.Pos.X, 'g', -1, 64)+" "+strconv.FormatFloat(m.Pos.Y, 'g', -1, 64))
 			case "left":
 				log = append(log, "left")
 				return

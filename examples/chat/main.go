@@ -4,7 +4,9 @@
 // the same lobby. See README.md, and client4.gd and client3.gd for the
 // game's side.
 //
-// Every message is one Variant Dictionary with a "type":
+// Every message is one Dictionary with a "type"; on the Go side each is a
+// struct (see the message types below), which gdvar encodes as the
+// Dictionary the game reads with get_var:
 //
 //	client → server
 //	  {"type": "join", "name": "Ada"}           first message
@@ -31,8 +33,10 @@ import (
 	"os/signal"
 	"sync"
 	"syscall"
+	"time"
 	"unicode/utf8"
 
+	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -52,12 +56,64 @@ func main() {
 	lobby.close()
 }
 
-// Options of the connections: small messages, and web exports served from
-// anywhere may connect.
+// Options of the connections: small messages, a lobby's worth of players,
+// chatters who may stay quiet for a while, and web exports served from
+// anywhere.
 var connOptions = peer.Options{
-	MaxSize:   64 << 10,
-	WebSocket: peer.WebSocketOptions{Origins: []string{"*"}},
+	MaxSize:      64 << 10,
+	MaxConns:     500,
+	BufferBudget: 16 << 20,
+	IdleTimeout:  30 * time.Minute,
+	WebSocket:    peer.WebSocketOptions{Origins: []string{"*"}},
 }
+
+// clientMsg is any message a client sends; Type says which other fields
+// count. A field the Dictionary does not have stays zero.
+type clientMsg struct {
+	Type string           `gdvar:"type"`
+	Name string           `gdvar:"name"` // join
+	Text string           `gdvar:"text"` // say
+	Pos  *variant.Vector2 `gdvar:"pos"`  // move; nil when missing
+}
+
+// The messages the server sends.
+type (
+	welcomeMsg struct {
+		Type    string               `gdvar:"type"` // "welcome"
+		ID      int64                `gdvar:"id"`
+		Players map[int64]playerInfo `gdvar:"players"`
+	}
+	playerInfo struct {
+		Name string          `gdvar:"name"`
+		Pos  variant.Vector2 `gdvar:"pos"`
+	}
+	joinedMsg struct {
+		Type string `gdvar:"type"` // "joined"
+		ID   int64  `gdvar:"id"`
+		Name string `gdvar:"name"`
+	}
+	saidMsg struct {
+		Type string `gdvar:"type"` // "said"
+		ID   int64  `gdvar:"id"`
+		Name string `gdvar:"name"`
+		Text string `gdvar:"text"`
+	}
+	movedMsg struct {
+		Type string          `gdvar:"type"` // "moved"
+		ID   int64           `gdvar:"id"`
+		Pos  variant.Vector2 `gdvar:"pos"`
+	}
+	leftMsg struct {
+		Type string `gdvar:"type"` // "left"
+		ID   int64  `gdvar:"id"`
+	}
+	errorMsg struct {
+		Type    string `gdvar:"type"` // "error"
+		Message string `gdvar:"message"`
+	}
+)
+
+func fail(message string) errorMsg { return errorMsg{Type: "error", Message: message} }
 
 // lobby is the chat room: the players and what they see.
 type lobby struct {
@@ -79,8 +135,8 @@ type player struct {
 	pos    variant.Vector2
 	conn   *peer.Conn
 	codec  codec
-	outbox chan variant.Value // written by the player's writer goroutine
-	buf    []byte             // the writer's encoding buffer
+	outbox chan any // messages, written by the player's writer goroutine
+	buf    []byte   // the writer's encoding buffer
 	kick   sync.Once
 }
 
@@ -137,10 +193,11 @@ func (lb *lobby) close() {
 
 // codec decodes and encodes for one engine family. A client's first
 // message, a Dictionary, tells its family: Dictionary is type 18 in Godot 3
-// and 27 in Godot 4.
+// and 27 in Godot 4. (A server whose clients are all of one family sets
+// peer.Options.Godot and uses Conn.Decode and Conn.Encode instead.)
 type codec struct {
-	dec *variant.DecMode
-	enc *variant.EncMode
+	dec *gdvar.DecMode
+	enc *gdvar.EncMode
 }
 
 func codecFor(payload []byte) (codec, error) {
@@ -151,11 +208,11 @@ func codecFor(payload []byte) (codec, error) {
 	if id, _ := variant.TypeDictionary.ID(variant.Godot3); payload[0] == id {
 		family = variant.Godot3
 	}
-	dec, err := variant.DecOptions{Family: family}.DecMode()
+	dec, err := gdvar.DecOptions{Family: family}.DecMode()
 	if err != nil {
 		return codec{}, err
 	}
-	enc, err := variant.EncOptions{Family: family}.EncMode()
+	enc, err := gdvar.EncOptions{Family: family}.EncMode()
 	return codec{dec, enc}, err
 }
 
@@ -171,13 +228,13 @@ func (lb *lobby) serve(c *peer.Conn) {
 	if err != nil {
 		return
 	}
-	p := &player{conn: c, codec: cd, outbox: make(chan variant.Value, 256)}
-	msg, err := p.decode(payload)
-	if err != nil || str(msg, "type") != "join" || !validName(str(msg, "name")) {
-		p.write(dict("type", "error", "message", `first send {"type": "join", "name": "…"} (1 to 32 characters)`))
+	p := &player{conn: c, codec: cd, outbox: make(chan any, 256)}
+	var join clientMsg
+	if err := p.decode(payload, &join); err != nil || join.Type != "join" || !validName(join.Name) {
+		p.write(fail(`first send {"type": "join", "name": "…"} (1 to 32 characters)`))
 		return
 	}
-	p.name = str(msg, "name")
+	p.name = join.Name
 
 	lb.mu.Lock()
 	if lb.closed {
@@ -186,13 +243,13 @@ func (lb *lobby) serve(c *peer.Conn) {
 	}
 	p.id = lb.nextID
 	lb.nextID++
-	roster := variant.NewDictionary(len(lb.players) + 1)
 	lb.players[p.id] = p
+	roster := make(map[int64]playerInfo, len(lb.players))
 	for id, q := range lb.players {
-		roster.Set(variant.Int(id), dict("name", q.name, "pos", q.pos))
+		roster[id] = playerInfo{Name: q.name, Pos: q.pos}
 	}
-	p.send(dict("type", "welcome", "id", p.id, "players", roster))
-	lb.broadcastLocked(p.id, dict("type", "joined", "id", p.id, "name", p.name))
+	p.send(welcomeMsg{Type: "welcome", ID: p.id, Players: roster})
+	lb.broadcastLocked(p.id, joinedMsg{Type: "joined", ID: p.id, Name: p.name})
 	lb.mu.Unlock()
 	lb.log.Printf("%s joined as %d %q", from, p.id, p.name)
 
@@ -204,7 +261,7 @@ func (lb *lobby) serve(c *peer.Conn) {
 	defer func() {
 		lb.mu.Lock()
 		delete(lb.players, p.id)
-		lb.broadcastLocked(p.id, dict("type", "left", "id", p.id))
+		lb.broadcastLocked(p.id, leftMsg{Type: "left", ID: p.id})
 		lb.mu.Unlock()
 		close(p.outbox)
 		<-done
@@ -219,43 +276,41 @@ func (lb *lobby) serve(c *peer.Conn) {
 			}
 			return
 		}
-		msg, err := p.decode(payload)
-		if err != nil {
-			p.send(dict("type", "error", "message", err.Error()))
+		var msg clientMsg
+		if err := p.decode(payload, &msg); err != nil {
+			p.send(fail(err.Error()))
 			continue
 		}
-		switch str(msg, "type") {
+		switch msg.Type {
 		case "say":
-			text := str(msg, "text")
-			if text == "" || utf8.RuneCountInString(text) > 500 {
-				p.send(dict("type", "error", "message", "say: text must be 1 to 500 characters"))
+			if msg.Text == "" || utf8.RuneCountInString(msg.Text) > 500 {
+				p.send(fail("say: text must be 1 to 500 characters"))
 				continue
 			}
-			lb.broadcast(0, dict("type", "said", "id", p.id, "name", p.name, "text", text))
+			lb.broadcast(0, saidMsg{Type: "said", ID: p.id, Name: p.name, Text: msg.Text})
 		case "move":
-			pos, ok := get(msg, "pos").(variant.Vector2)
-			if !ok {
-				p.send(dict("type", "error", "message", "move: pos must be a Vector2"))
+			if msg.Pos == nil {
+				p.send(fail("move: pos must be a Vector2"))
 				continue
 			}
 			lb.mu.Lock()
-			p.pos = pos
-			lb.broadcastLocked(0, dict("type", "moved", "id", p.id, "pos", pos))
+			p.pos = *msg.Pos
+			lb.broadcastLocked(0, movedMsg{Type: "moved", ID: p.id, Pos: p.pos})
 			lb.mu.Unlock()
 		default:
-			p.send(dict("type", "error", "message", fmt.Sprintf("unknown message type %q", str(msg, "type"))))
+			p.send(fail(fmt.Sprintf("unknown message type %q", msg.Type)))
 		}
 	}
 }
 
-func (lb *lobby) broadcast(except int64, msg variant.Value) {
+func (lb *lobby) broadcast(except int64, msg any) {
 	lb.mu.Lock()
 	defer lb.mu.Unlock()
 	lb.broadcastLocked(except, msg)
 }
 
 // broadcastLocked queues msg for every player but except; lb.mu is held.
-func (lb *lobby) broadcastLocked(except int64, msg variant.Value) {
+func (lb *lobby) broadcastLocked(except int64, msg any) {
 	for id, p := range lb.players {
 		if id != except {
 			p.send(msg)
@@ -265,7 +320,7 @@ func (lb *lobby) broadcastLocked(except int64, msg variant.Value) {
 
 // send queues msg; a player who does not keep up is disconnected rather
 // than slowing everyone down.
-func (p *player) send(msg variant.Value) {
+func (p *player) send(msg any) {
 	select {
 	case p.outbox <- msg:
 	default:
@@ -286,7 +341,7 @@ func (p *player) flush() {
 }
 
 // write encodes msg for the player's engine and sends it.
-func (p *player) write(msg variant.Value) error {
+func (p *player) write(msg any) error {
 	var err error
 	if p.buf, err = p.codec.enc.Append(p.buf[:0], msg); err != nil {
 		return err
@@ -294,58 +349,15 @@ func (p *player) write(msg variant.Value) error {
 	return p.conn.WritePayload(p.buf)
 }
 
-// decode decodes one message, which must be a Dictionary.
-func (p *player) decode(payload []byte) (*variant.Dictionary, error) {
-	v, _, err := p.codec.dec.Decode(payload)
-	if err != nil {
-		return nil, fmt.Errorf("bad message: %w", err)
+// decode decodes one message into msg.
+func (p *player) decode(payload []byte, msg *clientMsg) error {
+	if err := p.codec.dec.Unmarshal(payload, msg); err != nil {
+		return fmt.Errorf("bad message: %w", err)
 	}
-	d, ok := v.(*variant.Dictionary)
-	if !ok {
-		return nil, fmt.Errorf("a message is a Dictionary, not %v", variant.TypeOf(v))
-	}
-	return d, nil
+	return nil
 }
 
 func validName(s string) bool {
 	n := utf8.RuneCountInString(s)
 	return n >= 1 && n <= 32
-}
-
-// dict builds a Dictionary from alternating keys and values; Go strings
-// become Strings and int64s Ints.
-func dict(kv ...any) *variant.Dictionary {
-	d := variant.NewDictionary(len(kv) / 2)
-	for i := 0; i < len(kv); i += 2 {
-		d.Set(value(kv[i]), value(kv[i+1]))
-	}
-	return d
-}
-
-func value(x any) variant.Value {
-	switch x := x.(type) {
-	case string:
-		return variant.String(x)
-	case int64:
-		return variant.Int(x)
-	case variant.Value:
-		return x
-	}
-	panic(fmt.Sprintf("dict: %T", x))
-}
-
-func get(d *variant.Dictionary, key string) variant.Value {
-	v, _ := d.Get(variant.String(key))
-	return v
-}
-
-// str returns d[key] when it is a String or StringName, else "".
-func str(d *variant.Dictionary, key string) string {
-	switch s := get(d, key).(type) {
-	case variant.String:
-		return string(s)
-	case variant.StringName:
-		return string(s)
-	}
-	return ""
 }
