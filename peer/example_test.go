@@ -127,7 +127,7 @@ func Example_structs() {
 	}
 	fmt.Printf("turn %d: %v\n", state.Turn, state.Players)
 	// Output:
-	// turn 1: map[ada:{3 4}]
+	// turn 1: map[ada:Vector2(3, 4)]
 }
 
 // A UDP server: each datagram is one value, answered to its sender.

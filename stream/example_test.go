@@ -77,8 +77,8 @@ func Example_structs() {
 		fmt.Printf("%+v\n", s)
 	}
 	// Output:
-	// {Level:1 Name:Ada Pos:{X:3 Y:4}}
-	// {Level:2 Name:Grace Pos:{X:0 Y:0}}
+	// {Level:1 Name:Ada Pos:Vector2(3, 4)}
+	// {Level:2 Name:Grace Pos:Vector2(0, 0)}
 }
 
 // A frame whose payload does not decode reports the frame's offset in the
