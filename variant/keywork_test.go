@@ -372,3 +372,158 @@ func BenchmarkDeepKeys(b *testing.B) {
 		}
 	}
 }
+
+// keyGen makes Values from fuzz input: few distinct leaves, so that equal
+// keys (and keys equal only under key rules) come up often, and chains of
+// containers that make keys deep.
+type keyGen struct {
+	b     []byte
+	nodes int
+}
+
+func (g *keyGen) byte() byte {
+	if len(g.b) == 0 {
+		return 0
+	}
+	c := g.b[0]
+	g.b = g.b[1:]
+	return c
+}
+
+func (g *keyGen) value(depth int) Value {
+	g.nodes++
+	op := g.byte()
+	if depth >= 60 || g.nodes > 4000 {
+		op %= 6 // leaves only
+	}
+	switch op % 16 {
+	case 0:
+		return nil
+	case 1:
+		return Int(g.byte() % 4)
+	case 2:
+		return Float([]float64{0, math.Copysign(0, -1), 1, math.NaN(), math.Float64frombits(0x7ff0000000000bad)}[g.byte()%5])
+	case 3:
+		return String([]string{"a", "b", ""}[g.byte()%3])
+	case 4:
+		return StringName([]string{"a", "b", ""}[g.byte()%3])
+	case 5:
+		return Vector2{[]float64{0, math.Copysign(0, -1), 1}[g.byte()%3], 0}
+	case 6, 7:
+		a := &Array{}
+		if g.byte()%5 == 0 {
+			a.Elem = Typed(TypeInt)
+		}
+		for range g.byte() % 4 {
+			a.Values = append(a.Values, g.value(depth+1))
+		}
+		return a
+	case 8, 9:
+		d := NewDictionary(0)
+		n := int(g.byte() % 4)
+		if g.byte()%3 == 0 {
+			n += linearMax // indexed
+		}
+		for j := range n {
+			if j < linearMax && n > linearMax {
+				d.Set(Int(100+j), nil)
+				continue
+			}
+			d.Set(g.value(depth+1), g.value(depth+1))
+		}
+		return d
+	case 10:
+		// A chain: the value nested in up to 255 Arrays or Dictionaries.
+		n, dicts := int(g.byte()), g.byte()%2 == 0
+		v := g.value(depth + 1)
+		for range n {
+			g.nodes++
+			if dicts {
+				v = dictOf(v, nil)
+			} else {
+				v = &Array{Values: []Value{v}}
+			}
+		}
+		return v
+	case 11:
+		return NodePath{Names: []string{"a", []string{"a", "b"}[g.byte()%2]}, Absolute: g.byte()%2 == 0}
+	case 12:
+		return PackedInt32Array{1, int32(g.byte() % 3)}
+	case 13:
+		return PackedFloat32Array{[]float32{0, float32(math.Copysign(0, -1)), 1}[g.byte()%3]}
+	case 14:
+		if g.byte()%4 == 0 {
+			return (*Object)(nil)
+		}
+		return &Object{Class: "A", Properties: []Property{{"p", g.value(depth + 1)}}}
+	}
+	return Bool(g.byte()%2 == 0)
+}
+
+// FuzzDictionaryKeys builds Dictionaries whose keys the fuzz input makes
+// (deep, nested, equal under key rules or nearly so) and checks that keys
+// equal under Dictionary key rules hash alike, that every key is found
+// again, and that decoding such a Dictionary does key work linear in its
+// size.
+func FuzzDictionaryKeys(f *testing.F) {
+	f.Add([]byte{10, 200, 1, 1, 2})
+	f.Add([]byte{8, 3, 3, 10, 255, 0, 3, 0, 10, 255, 0, 4, 0, 2, 1, 2, 2, 6, 2, 3, 1, 4, 1})
+	f.Add([]byte{9, 1, 0, 10, 40, 0, 8, 1, 0, 10, 30, 1, 2, 3, 0, 14, 1, 10, 60, 0, 12, 1, 0})
+	enc := mode(f, EncOptions{FullObjects: true, Precision: Double})
+	dec := dmode(f, DecOptions{AllowObjects: true})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g := &keyGen{b: b}
+		var keys []Value
+		for len(g.b) > 0 && len(keys) < 64 {
+			keys = append(keys, g.value(0))
+		}
+		for i, a := range keys {
+			for _, c := range keys[:i] {
+				if equal(a, c, true) && hashKey(a) != hashKey(c) {
+					t.Fatalf("equal keys %v and %v hash apart", a, c)
+				}
+			}
+		}
+		// The Dictionary against a model that compares every key.
+		d := NewDictionary(0)
+		var model []Entry
+		find := func(k Value) int {
+			for i, e := range model {
+				if sameKey(e.Key, k) {
+					return i
+				}
+			}
+			return -1
+		}
+		for i, k := range keys {
+			d.Set(k, Int(i))
+			if j := find(k); j >= 0 {
+				model[j].Value = Int(i)
+			} else {
+				model = append(model, Entry{k, Int(i)})
+			}
+		}
+		if !Equal(&Dictionary{entries: model}, d) {
+			t.Fatalf("Dictionary %v, want %v", d, model)
+		}
+		for _, k := range keys {
+			v, ok := d.Get(k)
+			if j := find(k); !ok || v != model[j].Value {
+				t.Fatalf("Get(%v) = %v, want %v", k, v, model[j].Value)
+			}
+		}
+		in, err := enc.Encode(d)
+		if err != nil {
+			return // a typed Array holding what its type refuses, say
+		}
+		var out Value
+		work := countKeyWork(func() {
+			if out, _, err = dec.Decode(in); err != nil {
+				t.Fatalf("decoding what was encoded: %v", err)
+			}
+		})
+		if values := countValues(out); work > maxKeyWork*values+64 {
+			t.Fatalf("key work %d for %d values", work, values)
+		}
+	})
+}
