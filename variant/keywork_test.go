@@ -163,7 +163,7 @@ func TestDictionaryKeyWorkIsLinear(t *testing.T) {
 			dec := dmode(t, DecOptions{Family: fam, AllowObjects: true, Strict: strict})
 			for _, s := range keyShapes {
 				for _, depth := range []int{0, 1, 8, 9, 40, 300} {
-					n := max(2000/(depth+1), 40)
+					n := max(1000/(depth+1), 40)
 					in := deepKeysInput(t, enc, fam, s, n, depth)
 					var v Value
 					work := countKeyWork(func() {
@@ -229,7 +229,7 @@ func TestDeepKeysHashApart(t *testing.T) {
 	for _, s := range keyShapes {
 		for _, depth := range []int{8, 9, 64, DefaultMaxDepth - 8} {
 			seen := map[uint64]int{}
-			for i := range 50 {
+			for i := range 20 {
 				h := hashKey(s.key(i, depth))
 				if j, ok := seen[h]; ok {
 					t.Fatalf("%s depth %d: keys %d and %d hash alike", s.name, depth, j, i)
