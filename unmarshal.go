@@ -276,7 +276,7 @@ func decString(t reflect.Type) decFunc {
 		wt := variant.Type(uint8(h))
 		if !ok {
 			var err error
-			if h, wt, err = d.headSlow(off, depth); err != nil {
+			if _, wt, err = d.headSlow(off, depth); err != nil {
 				return 0, err
 			}
 		}
