@@ -104,7 +104,7 @@ func (d *Dictionary) Set(key, value Value) {
 	case d.index != nil:
 		d.link(h, len(d.entries)-1)
 	case len(d.entries) > linearMax || !simpleKey(key):
-		d.rebuild()
+		d.rebuild(nil)
 	}
 }
 
@@ -118,9 +118,13 @@ func (d *Dictionary) Delete(key Value) bool {
 		return false
 	}
 	d.entries = append(d.entries[:i], d.entries[i+1:]...)
+	var hashes []uint64
+	if d.index != nil {
+		hashes = append(d.index.hash[:i:i], d.index.hash[i+1:]...)
+	}
 	d.index = nil
 	if d.needsIndex() {
-		d.rebuild()
+		d.rebuild(hashes)
 	}
 	return true
 }
@@ -174,16 +178,21 @@ func (d *Dictionary) needsIndex() bool {
 	return false
 }
 
-// rebuild indexes the entries. Set and Delete keep the index in step, so
-// that reading never writes.
-func (d *Dictionary) rebuild() {
+// rebuild indexes the entries, whose key hashes are hashes when known
+// (nil: hash the keys). Set and Delete keep the index in step, so that
+// reading never writes.
+func (d *Dictionary) rebuild(hashes []uint64) {
 	d.index = &keyIndex{
 		first: make(map[uint64]int32, len(d.entries)),
 		next:  make([]int32, 0, cap(d.entries)),
 		hash:  make([]uint64, 0, cap(d.entries)),
 	}
 	for i, e := range d.entries {
-		d.link(hashKey(e.Key), i)
+		if hashes != nil {
+			d.link(hashes[i], i)
+		} else {
+			d.link(hashKey(e.Key), i)
+		}
 	}
 }
 

@@ -347,6 +347,28 @@ func TestDictionaryIndexAfterDelete(t *testing.T) {
 	if d.Len() != 40 {
 		t.Fatalf("%d entries, want 40", d.Len())
 	}
+
+	// Deleting keeps the hashes of the other keys: deleting every deep
+	// key costs work in proportion to the keys deleted, not to all the
+	// keys left at each step.
+	deep := func(j int) Value { return keyShapes[0].key(j, 50) }
+	d = NewDictionary(0)
+	for j := range 200 {
+		d.Set(deep(j), nil)
+	}
+	var values int64
+	work := countKeyWork(func() {
+		for j := range 200 {
+			k := deep(j)
+			values += countValues(k)
+			if !d.Delete(k) {
+				t.Fatalf("Delete(%d) found nothing", j)
+			}
+		}
+	})
+	if d.Len() != 0 || work > maxKeyWork*values {
+		t.Errorf("%d entries left; deleting took key work %d for %d values", d.Len(), work, values)
+	}
 }
 
 // BenchmarkDeepKeys decodes Dictionaries of about 400 KB whose keys are
