@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"testing"
 )
@@ -548,4 +549,27 @@ func FuzzDictionaryKeys(f *testing.F) {
 			t.Fatalf("key work %d for %d values", work, values)
 		}
 	})
+}
+
+// TestDictionaryConcurrentReads reads a Dictionary from several goroutines
+// at once, just past the size where the index starts: reading never
+// builds the index (run with -race).
+func TestDictionaryConcurrentReads(t *testing.T) {
+	for _, n := range []int{linearMax, linearMax + 1, 100} {
+		d := NewDictionary(0)
+		for j := range n {
+			d.Set(Int(j), Int(j))
+		}
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() {
+				for j := range n {
+					if v, ok := d.Get(Int(j)); !ok || v != Int(j) {
+						t.Errorf("Get(%d) = %v, %v", j, v, ok)
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
 }
