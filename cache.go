@@ -107,7 +107,6 @@ var (
 	textUnmarshalerType = reflect.TypeFor[encoding.TextUnmarshaler]()
 	timeType            = reflect.TypeFor[time.Time]()
 	valueType           = reflect.TypeFor[variant.Value]()
-	anyType             = reflect.TypeFor[any]()
 )
 
 // implements reports whether values of t, addressed, have the methods of

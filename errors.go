@@ -35,6 +35,15 @@ var (
 // Error describes a failure to marshal or unmarshal a Go value: where in
 // the bytes, where in the Go value, and why.
 //
+// errors.As(err, &ve) with ve a *variant.Error works for every Error, so a
+// program can catch the errors of package variant and of this package
+// alike: for an Error caused by the bytes it finds the *variant.Error in
+// Err; for any other it finds a *variant.Error with the same Op, Offset,
+// Type, Err and Detail, Path the Variant path of the item (`[3]["pos"]`),
+// GoPath the Go path (this Error's Path) and Code ERR_INVALID_DATA when
+// unmarshalling, ERR_INVALID_PARAMETER when marshalling. Either way the
+// *variant.Error has the GoPath, and the Variant path in Path.
+//
 // When the bytes themselves are at fault (truncated, invalid UTF-8, nested
 // too deep, a full Object without AllowObjects, …) or a value cannot be
 // encoded for the target engine, Err is the *variant.Error that package
@@ -63,8 +72,9 @@ type Error struct {
 	// Detail says more, e.g. "cannot unmarshal Vector2 into string".
 	Detail string
 
-	fam  variant.Family
-	wire bool // Err is a *variant.Error made by this package
+	fam     variant.Family
+	wire    bool   // Err is a *variant.Error made by this package
+	varPath string // where the item is in the Variant, for As
 
 	// Path segments not yet joined, innermost first: of the Go path and
 	// of the Variant path of a wire error.
@@ -113,6 +123,29 @@ func (e *Error) Error() string {
 
 // Unwrap returns the cause.
 func (e *Error) Unwrap() error { return e.Err }
+
+// As sets target, a **variant.Error, to the *variant.Error describing e
+// (see Error) when e's cause is not one already; errors.As then finds it.
+func (e *Error) As(target any) bool {
+	t, ok := target.(**variant.Error)
+	if !ok || e.wire {
+		return false
+	}
+	if _, isVariant := e.Err.(*variant.Error); isVariant {
+		return false // a Marshaler's *variant.Error: Unwrap finds it
+	}
+	code := variant.ErrCodeInvalidData
+	if e.Op == "marshal" {
+		code = variant.ErrCodeInvalidParam
+	}
+	detail := e.Detail
+	if detail == "" && e.Err == nil {
+		detail = e.Error()
+	}
+	*t = &variant.Error{Op: e.Op, Offset: e.Offset, Path: e.varPath, GoPath: e.Path, Type: e.Type,
+		Family: e.fam, Code: code, Err: e.Err, Detail: detail}
+	return true
+}
 
 func isSentinel(err error) bool {
 	switch err {
@@ -169,6 +202,9 @@ func finish(err error) error {
 		e.Path = strings.TrimPrefix(joinPath(e.goSegs, e.Path), ".")
 		if ve, ok := e.Err.(*variant.Error); ok && e.wire {
 			ve.Path = joinPath(e.varSegs, ve.Path)
+			ve.GoPath = e.Path
+		} else {
+			e.varPath = joinPath(e.varSegs, "")
 		}
 		e.goSegs, e.varSegs = nil, nil
 	}

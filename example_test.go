@@ -164,6 +164,12 @@ func ExampleError() {
 	if errors.As(err, &e) {
 		fmt.Println(e.Path, e.Type, e.GoType, errors.Is(err, gdvar.ErrTypeMismatch))
 	}
+	// The same error is also a *variant.Error, with both paths: code that
+	// handles package variant's errors handles this package's too.
+	var ve *variant.Error
+	if errors.As(err, &ve) {
+		fmt.Println(ve.Offset, ve.Path, ve.GoPath)
+	}
 
 	// Malformed bytes give package variant's error, whatever the target.
 	err = gdvar.Unmarshal(data[:len(data)-4], &world)
@@ -171,6 +177,7 @@ func ExampleError() {
 	// Output:
 	// unmarshal: byte 92, player.inventory[2]: cannot unmarshal Vector2 into string
 	// player.inventory[2] Vector2 string true
+	// 92 ["player"]["inventory"][2] player.inventory[2]
 	// true true
 }
 

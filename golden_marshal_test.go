@@ -40,7 +40,6 @@ type Character struct {
 	Tags      []string          `gdvar:"tags"`
 	Home      *Place            `gdvar:"home"`
 	Notes     map[string]string `gdvar:"notes,omitempty"`
-	secret    int               //nolint:unused // unexported: not a key
 	Skipped   int               `gdvar:"-"`
 }
 

@@ -66,7 +66,7 @@ func TestMarshalTags(t *testing.T) {
 	marshalsTo(t, nil, &v, dict(S("Plain"), variant.Int(1), S("renamed"), variant.Int(2), S("-"), variant.Int(3),
 		S("g"), variant.Int(6), S("soe"), dict(S("a"), variant.Int(0)), S("nzv"), variant.Vector2{X: 1},
 		S("zsl"), arr()))
-	v.JSON, v.Empty, v.EmptyS, v.EmptyF = "j", "e", []int{1}, -0.0
+	v.JSON, v.Empty, v.EmptyS, v.EmptyF = "j", "e", []int{1}, math.Copysign(0, -1)
 	marshalsTo(t, nil, &v, dict(S("Plain"), variant.Int(1), S("renamed"), variant.Int(2), S("-"), variant.Int(3),
 		S("json_name"), S("j"), S("g"), variant.Int(6), S("Empty"), S("e"), S("es"), arr(variant.Int(1)),
 		S("soe"), dict(S("a"), variant.Int(0)), S("nzv"), variant.Vector2{X: 1}, S("zsl"), arr()))

@@ -1,6 +1,7 @@
 package gdvar
 
 import (
+	"errors"
 	"reflect"
 	"unsafe"
 
@@ -10,10 +11,34 @@ import (
 
 var mapStringAnyType = reflect.TypeFor[map[string]any]()
 
+// errOtherKeys stops decoding a value naturally at a Dictionary with a key
+// that is neither a String nor a StringName. Only naturalValue sees it.
+var errOtherKeys = errors.New("gdvar: a Dictionary key that is not a string")
+
+// naturalValue decodes the Variant at off into what an `any` receives.
+// It decodes straight from the bytes; if a Dictionary inside has a key
+// that is neither a String nor a StringName, it decodes the whole value
+// again, once, through package variant. Falling back at that Dictionary
+// alone and again at every enclosing one would decode a deep value once
+// per level.
+func (d *decodeState) naturalValue(off, depth int) (any, int, error) {
+	elements := d.elements
+	v, next, err := d.natural(off, depth)
+	if err != errOtherKeys {
+		return v, next, err
+	}
+	d.elements = elements
+	x, next, err := d.subValue(off, depth)
+	if err != nil {
+		return nil, 0, err
+	}
+	return natural(x), next, nil
+}
+
 // natural decodes the Variant at off into what an `any` receives (see
 // the package documentation): plain Go values straight from the bytes,
-// and what has none (typed containers, Dictionaries with other keys, most
-// model types) through package variant.
+// and what has none (typed containers, most model types) through package
+// variant. At a Dictionary with other keys it returns errOtherKeys.
 func (d *decodeState) natural(off, depth int) (any, int, error) {
 	h, wt, err := d.head(off, depth)
 	if err != nil {
@@ -174,11 +199,10 @@ func (d *decodeState) naturalArray(off, depth int) (any, int, error) {
 }
 
 // naturalDictionary decodes an untyped Dictionary at off into
-// map[string]any, or when a key is neither a String nor a StringName into
-// the *variant.Dictionary package variant makes of it.
+// map[string]any; at a key that is neither a String nor a StringName it
+// returns errOtherKeys.
 func (d *decodeState) naturalDictionary(off, depth int) (any, int, error) {
 	t := variant.TypeDictionary
-	elements := d.elements
 	q := off + 4
 	if rem := len(d.b) - q; rem < 4 {
 		return nil, 0, d.short(off, t, 4, rem)
@@ -189,54 +213,52 @@ func (d *decodeState) naturalDictionary(off, depth int) (any, int, error) {
 	}
 	q += 4
 	m := make(map[string]any, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
-	next, other, err := d.naturalEntries(q, n, depth, m, nil)
+	next, err := d.naturalEntries(q, n, depth, m, nil)
 	if err != nil {
 		return nil, 0, err
-	}
-	if other {
-		d.elements = elements
-		v, next, err := d.subValue(off, depth)
-		if err != nil {
-			return nil, 0, err
-		}
-		return natural(v), next, nil
 	}
 	return m, next, nil
 }
 
 // naturalEntries decodes the n entries of an untyped Dictionary at q into
-// m. At a key that is neither a String nor a StringName it stops and
-// reports other, or with a target type fails.
-func (d *decodeState) naturalEntries(q, n, depth int, m map[string]any, target reflect.Type) (int, bool, error) {
+// m. At a key that is neither a String nor a StringName it returns
+// errOtherKeys, or with a target type (m is then the value being decoded,
+// and its values are each decoded by naturalValue) fails.
+func (d *decodeState) naturalEntries(q, n, depth int, m map[string]any, target reflect.Type) (int, error) {
 	for i := range n {
 		keyOff := q
 		_, kwt, err := d.head(q, depth+1)
 		if err != nil {
-			return 0, false, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+			return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
 		}
 		if kwt != variant.TypeString && kwt != variant.TypeStringName {
 			if target == nil {
-				return 0, true, nil
+				return 0, errOtherKeys
 			}
-			return 0, false, prefix(d.mismatch(keyOff, kwt, target.Key()), keyIndexSeg(i), keyIndexSeg(i))
+			return 0, prefix(d.mismatch(keyOff, kwt, target.Key()), keyIndexSeg(i), keyIndexSeg(i))
 		}
 		s, next, err := d.str(q+4, kwt)
 		if err != nil {
-			return 0, false, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+			return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
 		}
 		key := d.intern(s)
-		v, next, err := d.natural(next, depth+1)
+		var v any
+		if target == nil {
+			v, next, err = d.natural(next, depth+1)
+		} else {
+			v, next, err = d.naturalValue(next, depth+1)
+		}
 		if err != nil {
 			k := variant.Value(variant.String(key))
 			if kwt == variant.TypeStringName {
 				k = variant.StringName(key)
 			}
-			return 0, false, prefix(err, keySeg(variant.String(key)), keySeg(k))
+			return 0, prefix(err, keySeg(variant.String(key)), keySeg(k))
 		}
 		m[key] = v
 		q = next
 	}
-	return q, false, nil
+	return q, nil
 }
 
 // maxInternLen and maxInterned bound the cache of Dictionary key strings.

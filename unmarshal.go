@@ -276,7 +276,7 @@ func decString(t reflect.Type) decFunc {
 		wt := variant.Type(uint8(h))
 		if !ok {
 			var err error
-			if h, wt, err = d.headSlow(off, depth); err != nil {
+			if _, wt, err = d.headSlow(off, depth); err != nil {
 				return 0, err
 			}
 		}
@@ -567,7 +567,7 @@ func decInterface(t reflect.Type) decFunc {
 					}
 				}
 			}
-			v, next, err := d.natural(off, depth)
+			v, next, err := d.naturalValue(off, depth)
 			if err != nil {
 				return 0, err
 			}
@@ -1058,7 +1058,7 @@ func decMap(c, kc, vc *codec) decFunc {
 				m = make(map[string]any, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
 				*(*map[string]any)(p) = m
 			}
-			next, _, err := d.naturalEntries(q, n, depth, m, t)
+			next, err := d.naturalEntries(q, n, depth, m, t)
 			return next, err
 		}
 		mv := reflect.NewAt(t, p).Elem()

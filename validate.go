@@ -75,10 +75,6 @@ func (d *decodeState) tooMany(off int, t variant.Type) error {
 		"more than MaxElements ("+strconv.FormatInt(d.maxElements, 10)+") elements")
 }
 
-// rem is the number of bytes left from p; negative after a PackedByteArray
-// whose final padding is missing, as in the engine's arithmetic.
-func (d *decodeState) rem(p int) int { return len(d.b) - p }
-
 // head checks the depth and reads the header word of the Variant at off.
 //
 // head itself is too large to inline, so the hot per-type decoders in

@@ -12,21 +12,31 @@ import (
 // keys), and floats compare by value with NaN equal to NaN. Setting an
 // existing key replaces its value in place, keeping its position.
 //
-// A Dictionary is not safe for concurrent use when one goroutine modifies it.
+// Finding a key costs time proportional to the key's size, whatever the
+// keys already there: unless there are only a few entries, all with simple
+// keys (strings, numbers, vectors), keys are found by a hash of their
+// whole content. A key must not be modified while it is in a
+// Dictionary (as a Go map key cannot be).
+//
+// Reading a Dictionary (Get, Len, Entries, All) from several goroutines at
+// once is safe; a Dictionary is not safe for concurrent use when one
+// goroutine modifies it.
 type Dictionary struct {
 	KeyType   ContainerType
 	ValueType ContainerType
 
 	entries []Entry
-	index   *keyIndex // past linearMax entries; dropped by Delete
+	index   *keyIndex // exactly when needsIndex
 }
 
 // keyIndex finds Dictionary entries by key hash: first maps a hash to the
-// first entry with that hash, next links entries with equal hashes (-1 ends
-// a chain).
+// last entry with that hash, next links entries with equal hashes (-1 ends
+// a chain), and hash holds the hash of every entry's key, which also
+// serves hashing the Dictionary itself as part of a key.
 type keyIndex struct {
 	first map[uint64]int32
 	next  []int32
+	hash  []uint64
 }
 
 // Entry is one key/value pair of a Dictionary.
@@ -90,8 +100,11 @@ func (d *Dictionary) Set(key, value Value) {
 		return
 	}
 	d.entries = append(d.entries, Entry{key, value})
-	if d.index != nil {
+	switch {
+	case d.index != nil:
 		d.link(h, len(d.entries)-1)
+	case len(d.entries) > linearMax || !simpleKey(key):
+		d.rebuild(nil)
 	}
 }
 
@@ -105,23 +118,29 @@ func (d *Dictionary) Delete(key Value) bool {
 		return false
 	}
 	d.entries = append(d.entries[:i], d.entries[i+1:]...)
+	var hashes []uint64
+	if d.index != nil {
+		hashes = append(d.index.hash[:i:i], d.index.hash[i+1:]...)
+	}
 	d.index = nil
+	if d.needsIndex() {
+		d.rebuild(hashes)
+	}
 	return true
 }
 
 // find returns the index of key's entry, or -1, and the key's hash when
 // the index is in use.
 func (d *Dictionary) find(key Value) (int, uint64) {
-	if len(d.entries) <= linearMax {
+	if d.index == nil {
+		// A few entries, all with simple keys: a scan compares each at
+		// little cost.
 		for i := range d.entries {
 			if sameKey(d.entries[i].Key, key) {
 				return i, 0
 			}
 		}
 		return -1, 0
-	}
-	if d.index == nil {
-		d.rebuild()
 	}
 	h := hashKey(key)
 	for i, ok := d.index.first[h]; ok && i >= 0; i = d.index.next[i] {
@@ -132,13 +151,48 @@ func (d *Dictionary) find(key Value) (int, uint64) {
 	return -1, h
 }
 
-func (d *Dictionary) rebuild() {
+// simpleKey reports whether comparing k with another key costs little:
+// it is not a container, an Object, a NodePath or a packed array. A
+// Dictionary whose keys are all simple and few needs no index.
+func simpleKey(k Value) bool {
+	switch k.(type) {
+	case String, StringName, Int, Float, Bool, nil:
+		return true
+	case *Array, *Dictionary, *Object, ObjectID, NodePath:
+		return false
+	}
+	return k.Type() < TypePackedByteArray
+}
+
+// needsIndex reports whether the entries need an index: there are more
+// than linearMax or one of the keys is not simple.
+func (d *Dictionary) needsIndex() bool {
+	if len(d.entries) > linearMax {
+		return true
+	}
+	for _, e := range d.entries {
+		if !simpleKey(e.Key) {
+			return true
+		}
+	}
+	return false
+}
+
+// rebuild indexes the entries, whose key hashes are hashes when known
+// (nil: hash the keys). Set and Delete keep the index in step, so that
+// reading never writes.
+func (d *Dictionary) rebuild(hashes []uint64) {
 	d.index = &keyIndex{
 		first: make(map[uint64]int32, len(d.entries)),
 		next:  make([]int32, 0, cap(d.entries)),
+		hash:  make([]uint64, 0, cap(d.entries)),
 	}
 	for i, e := range d.entries {
-		d.link(hashKey(e.Key), i)
+		if hashes != nil {
+			d.link(hashes[i], i)
+		} else {
+			d.link(hashKey(e.Key), i)
+		}
 	}
 }
 
@@ -149,11 +203,24 @@ func (d *Dictionary) link(h uint64, i int) {
 		next = -1
 	}
 	d.index.next = append(d.index.next, next)
+	d.index.hash = append(d.index.hash, h)
 	d.index.first[h] = int32(i)
+}
+
+// keyHash returns the hash of entry i's key: the one the index holds, if
+// there is one.
+func (d *Dictionary) keyHash(i int) uint64 {
+	if d.index != nil {
+		return d.index.hash[i]
+	}
+	return hashKey(d.entries[i].Key)
 }
 
 // sameKey reports whether a and b are the same Dictionary key.
 func sameKey(a, b Value) bool {
+	if keyWork != nil {
+		keyWork.Add(1)
+	}
 	// Fast paths for the common key types.
 	switch x := a.(type) {
 	case String:

@@ -15,6 +15,9 @@ func Equal(a, b Value) bool { return equal(a, b, false) }
 // (String equals StringName of the same text, floats compare by value with
 // NaN equal to NaN).
 func equal(a, b Value, asKey bool) bool {
+	if keyWork != nil {
+		keyWork.Add(1)
+	}
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}

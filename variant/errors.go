@@ -82,8 +82,14 @@ func (c Code) String() string {
 
 // Error describes a failure to decode or encode a Variant: where, in what,
 // and why.
+//
+// Package gdvar's errors are *gdvar.Error, and errors.As finds an *Error in
+// each of them too: Op is then "unmarshal" or "marshal", GoPath locates
+// the item in the Go value, and Err may be a sentinel of package gdvar
+// (gdvar.ErrTypeMismatch, …) or the error of a Marshaler or Unmarshaler.
 type Error struct {
-	// Op is "decode" or "encode".
+	// Op is "decode" or "encode"; "unmarshal" or "marshal" for an error of
+	// package gdvar.
 	Op string
 	// Offset is the byte offset where the offending item starts: in the
 	// input when decoding, in the output when encoding.
@@ -91,6 +97,10 @@ type Error struct {
 	// Path locates the item inside the value, e.g. `[3]["pos"]`; empty at
 	// the top level.
 	Path string
+	// GoPath, for an error of package gdvar, locates the item in the Go
+	// value, e.g. `player.inventory[2]`, as gdvar.Error.Path does; empty
+	// otherwise and at the top level.
+	GoPath string
 	// Type is the Variant type being decoded or encoded, TypeUnknown when
 	// the type byte itself is bad.
 	Type Type
@@ -98,7 +108,8 @@ type Error struct {
 	Family Family
 	// Code is the engine's error code for the same failure.
 	Code Code
-	// Err is the sentinel (ErrTruncated, ErrInvalidData, …).
+	// Err is the sentinel (ErrTruncated, ErrInvalidData, …), or for an
+	// error of package gdvar one of its sentinels or a method's error.
 	Err error
 	// Detail says more, e.g. "string length 4096 exceeds the 12 bytes left".
 	Detail string
@@ -131,7 +142,7 @@ func (e *Error) Error() string {
 	return sb.String()
 }
 
-// Unwrap returns the sentinel.
+// Unwrap returns the sentinel (or the cause, see Err).
 func (e *Error) Unwrap() error { return e.Err }
 
 // prefixPath adds an outer path segment to an *Error coming up from a

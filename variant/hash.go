@@ -5,14 +5,26 @@ import (
 	"hash/maphash"
 	"math"
 	"reflect"
+	"sync/atomic"
 )
 
 var hashSeed = maphash.MakeSeed()
 
+// keyWork, when a test sets it, counts the Values that Dictionary key
+// hashing and key comparison look at: the measure of their cost.
+var keyWork *atomic.Int64
+
 // hashKey hashes v consistently with Dictionary key equality: equal keys
 // (String and StringName of the same text, floats equal by value, NaN and
-// NaN) hash alike. Every Value hashes, so a Dictionary never falls back to
-// comparing a key with every other one.
+// NaN, -0 and 0) hash alike, and different keys, at any depth, almost
+// never do.
+//
+// The hash reads the whole key, so its cost is proportional to the key's
+// size, with one exception that keeps nested keys linear: a Dictionary
+// inside the key contributes the hashes its own index already holds for
+// its keys (see keyIndex) instead of hashing them again. Every byte of a
+// decoded or parsed key is thus hashed once, however deeply keys nest in
+// keys.
 func hashKey(v Value) uint64 {
 	switch v := v.(type) {
 	case String:
@@ -22,112 +34,176 @@ func hashKey(v Value) uint64 {
 	case Int:
 		return maphash.Comparable(hashSeed, int64(v))
 	}
-	var h maphash.Hash
-	h.SetSeed(hashSeed)
-	writeKey(&h, v, 0)
-	return h.Sum64()
+	var k keyHasher
+	k.h.SetSeed(hashSeed)
+	k.value(v)
+	return k.h.Sum64()
 }
 
-// maxHashDepth bounds how deep hashing looks into nested keys; deeper
-// parts only make hashes collide, never differ for equal keys.
-const maxHashDepth = 8
+// keyHasher writes a Value to a hash as a sequence that no other value
+// with a different key identity writes: every part starts with its type
+// or its length, so neither nesting nor the bytes inside strings can make
+// two different keys write the same sequence.
+type keyHasher struct {
+	h   maphash.Hash
+	buf [8]byte
+}
 
-func writeKey(h *maphash.Hash, v Value, depth int) {
-	var buf [8]byte
-	word := func(x uint64) {
-		binary.LittleEndian.PutUint64(buf[:], x)
-		h.Write(buf[:])
+func (k *keyHasher) word(x uint64) {
+	binary.LittleEndian.PutUint64(k.buf[:], x)
+	k.h.Write(k.buf[:])
+}
+
+func (k *keyHasher) str(s string) {
+	k.word(uint64(len(s)))
+	k.h.WriteString(s)
+}
+
+// container writes a container's element type, as far as equality looks
+// at it: only a typed one counts.
+func (k *keyHasher) container(c ContainerType) {
+	if !c.IsTyped() {
+		k.h.WriteByte(0)
+		return
+	}
+	k.h.WriteByte(byte(c.Kind))
+	k.h.WriteByte(byte(c.Builtin))
+	k.str(c.Name)
+}
+
+func (k *keyHasher) value(v Value) {
+	if keyWork != nil {
+		keyWork.Add(1)
 	}
 	t := TypeOf(v)
 	if t == TypeStringName {
-		t = TypeString
+		t = TypeString // the same key as the String of the same text
 	}
-	h.WriteByte(byte(t))
-	if depth > maxHashDepth {
-		return
-	}
+	k.h.WriteByte(byte(t))
 	switch v := v.(type) {
 	case nil, Callable:
 	case Bool:
 		if v {
-			h.WriteByte(1)
+			k.h.WriteByte(1)
+		} else {
+			k.h.WriteByte(0)
 		}
 	case Int:
-		word(uint64(v))
+		k.word(uint64(v))
 	case Float:
-		word(keyFloat(float64(v)))
+		k.word(keyFloat(float64(v)))
 	case String:
-		h.WriteString(string(v))
+		k.str(string(v))
 	case StringName:
-		h.WriteString(string(v))
+		k.str(string(v))
 	case RID:
-		word(uint64(v))
+		k.word(uint64(v))
 	case ObjectID:
-		word(uint64(v))
+		k.h.WriteByte(0)
+		k.word(uint64(v))
 	case Signal:
-		h.WriteString(v.Name)
-		word(v.Object)
+		k.str(v.Name)
+		k.word(v.Object)
 	case NodePath:
-		for _, s := range v.Names {
-			h.WriteString(s)
-			h.WriteByte('/')
+		if v.Absolute {
+			k.h.WriteByte(1)
+		} else {
+			k.h.WriteByte(0)
 		}
-		for _, s := range v.Subnames {
-			h.WriteString(s)
-			h.WriteByte(':')
-		}
+		k.strs(v.Names)
+		k.strs(v.Subnames)
 	case *Array:
-		word(uint64(v.Len()))
-		if v != nil {
-			for _, e := range v.Values {
-				writeKey(h, e, depth+1)
-			}
+		// A nil Array equals an empty untyped one.
+		if v == nil {
+			k.container(ContainerType{})
+			k.word(0)
+			return
+		}
+		k.container(v.Elem)
+		k.word(uint64(len(v.Values)))
+		for _, e := range v.Values {
+			k.value(e)
 		}
 	case *Dictionary:
-		word(uint64(v.Len()))
-		for k, e := range v.All() {
-			writeKey(h, k, depth+1)
-			writeKey(h, e, depth+1)
+		n := v.Len()
+		k.word(uint64(n))
+		if n == 0 {
+			return // a nil Dictionary equals every empty one, typed or not
+		}
+		k.container(v.KeyType)
+		k.container(v.ValueType)
+		for i, e := range v.entries {
+			k.word(v.keyHash(i))
+			k.value(e.Value)
 		}
 	case *Object:
-		if v != nil {
-			h.WriteString(v.Class)
-			for _, p := range v.Properties {
-				h.WriteString(p.Name)
-				writeKey(h, p.Value, depth+1)
-			}
+		if v == nil {
+			k.h.WriteByte(1)
+			return
+		}
+		k.h.WriteByte(2)
+		k.str(v.Class)
+		k.word(uint64(len(v.Properties)))
+		for _, p := range v.Properties {
+			k.str(p.Name)
+			k.value(p.Value)
 		}
 	case PackedByteArray:
-		h.Write(v)
+		k.word(uint64(len(v)))
+		k.h.Write(v)
 	case PackedStringArray:
-		for _, s := range v {
-			h.WriteString(s)
-			h.WriteByte(0)
+		k.strs(v)
+	case PackedInt32Array:
+		k.word(uint64(len(v)))
+		for _, x := range v {
+			k.word(uint64(x))
+		}
+	case PackedInt64Array:
+		k.word(uint64(len(v)))
+		for _, x := range v {
+			k.word(uint64(x))
+		}
+	case PackedFloat32Array:
+		k.word(uint64(len(v)))
+		for _, x := range v {
+			k.word(keyFloat(float64(x)))
+		}
+	case PackedFloat64Array:
+		k.word(uint64(len(v)))
+		for _, x := range v {
+			k.word(keyFloat(x))
 		}
 	default:
-		// Math types and numeric packed arrays: every number in order.
-		writeData(reflect.ValueOf(v), word)
+		// Math types and the other packed arrays: every number in order.
+		k.data(reflect.ValueOf(v))
 	}
 }
 
-// writeData hashes the numbers of plain data (structs, slices, floats,
-// ints) in order, floats normalised as keys compare them.
-func writeData(x reflect.Value, word func(uint64)) {
+func (k *keyHasher) strs(s []string) {
+	k.word(uint64(len(s)))
+	for _, x := range s {
+		k.str(x)
+	}
+}
+
+// data writes the numbers of plain data (structs, slices, floats, ints) in
+// order, floats normalised as keys compare them.
+func (k *keyHasher) data(x reflect.Value) {
 	switch x.Kind() {
 	case reflect.Float32, reflect.Float64:
-		word(keyFloat(x.Float()))
+		k.word(keyFloat(x.Float()))
 	case reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		word(uint64(x.Int()))
+		k.word(uint64(x.Int()))
 	case reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
-		word(x.Uint())
+		k.word(x.Uint())
 	case reflect.Struct:
 		for i := range x.NumField() {
-			writeData(x.Field(i), word)
+			k.data(x.Field(i))
 		}
 	case reflect.Slice:
-		word(uint64(x.Len()))
+		k.word(uint64(x.Len()))
 		for i := range x.Len() {
-			writeData(x.Index(i), word)
+			k.data(x.Index(i))
 		}
 	}
 }

@@ -51,7 +51,7 @@ func gen(fam variant.Family) error {
 		add(fmt.Sprintf("random PackedFloat32Array %d", i), variant.PackedFloat32Array{float32(f32()), float32(d())})
 		add(fmt.Sprintf("random Transform3D %d", i), variant.Transform3D{
 			Basis:  variant.Basis{X: variant.Vector3{X: d(), Y: f32(), Z: d()}, Y: variant.Vector3{X: f32(), Y: d(), Z: 1}, Z: variant.Vector3{X: 0, Y: d(), Z: f32()}},
-			Origin: variant.Vector3{X: d(), Y: f32(), Z: -0.0}})
+			Origin: variant.Vector3{X: d(), Y: f32(), Z: math.Copysign(0, -1)}})
 		if !g3 {
 			add(fmt.Sprintf("random PackedFloat64Array %d", i), variant.PackedFloat64Array{d(), (r.Float64()*2 - 1) * math.Pow(10, float64(r.IntN(40)-20))})
 		}
@@ -125,7 +125,7 @@ func gen(fam variant.Family) error {
 		add("RID above int64", variant.RID(1<<63|5))
 		add("Vector4i extremes", variant.Vector4i{X: math.MinInt32, Y: math.MaxInt32, Z: 0, W: -1})
 		add("PackedInt64Array extremes", variant.PackedInt64Array{math.MinInt64, math.MaxInt64})
-		add("PackedVector4Array", variant.PackedVector4Array{{X: 0.1, Y: -0.0, Z: inf, W: 1e-7}})
+		add("PackedVector4Array", variant.PackedVector4Array{{X: 0.1, Y: negZero, Z: inf, W: 1e-7}})
 		add("Projection order", variant.Projection{X: variant.Vector4{X: 1, Y: 2, Z: 3, W: 4}, Y: variant.Vector4{X: 5, Y: 6, Z: 7, W: 8},
 			Z: variant.Vector4{X: 9, Y: 10, Z: 11, W: 12}, W: variant.Vector4{X: 13, Y: 14, Z: 15, W: 16}})
 		add("typed Array of float", &variant.Array{Elem: variant.Typed(variant.TypeFloat), Values: []variant.Value{variant.Float(1), variant.Float(negZero)}})
