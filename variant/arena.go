@@ -106,7 +106,7 @@ type arena struct {
 
 // slabs reports whether the call has decoded enough elements to use its
 // arena. A call that decodes one small message allocates as usual.
-func (d *decoder) slabs() bool { return d.elements >= arenaAfter }
+func (d *decoder) slabs() bool { return d.elements-d.base >= arenaAfter }
 
 // boxInt returns x as a Value.
 func (d *decoder) boxInt(x Int) Value {

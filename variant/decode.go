@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/gdvar/gdvar/wire"
@@ -32,9 +31,7 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 		return nil, 0, &Error{Op: "decode", Type: TypeUnknown, Family: o.Family, Code: ErrCodeOutOfMemory,
 			Err: ErrTooLarge, Detail: "input of " + strconv.Itoa(len(b)) + " bytes exceeds MaxSize " + strconv.Itoa(o.MaxSize)}
 	}
-	d := decoder{b: b, fam: o.Family, allowObjects: o.AllowObjects, maxDepth: o.MaxDepth,
-		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy, budget: int64(len(b) / 8),
-		keys: m.keys, classes: o.Classes, scripts: o.Scripts}
+	d := decoder{Reader: m.Reader(b)}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, finishPath(err)
@@ -60,22 +57,22 @@ func (d *decoder) canonical(v Value, n int) error {
 	}
 	again, err := m.Encode(v)
 	if err != nil {
-		return d.fail(0, TypeOf(v), ErrNonCanonical, ErrCodeInvalidData, "the engine could not write this value: "+err.Error())
+		return d.Fail(0, TypeOf(v), ErrNonCanonical, ErrCodeInvalidData, "the engine could not write this value: "+err.Error())
 	}
 	for i := range min(len(again), len(d.b)) {
 		if again[i] != d.b[i] {
-			return d.fail(i, TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
+			return d.Fail(i, TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
 				"the input has "+hexByte(d.b[i])+" where the engine writes "+hexByte(again[i]))
 		}
 	}
 	switch {
 	case len(again) > len(d.b):
-		return d.fail(len(d.b), TypeUnknown, ErrNonCanonical, ErrCodeInvalidData, "the padding at the end is missing")
+		return d.Fail(len(d.b), TypeUnknown, ErrNonCanonical, ErrCodeInvalidData, "the padding at the end is missing")
 	case len(again) != n:
-		return d.fail(len(again), TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
+		return d.Fail(len(again), TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
 			"the value takes "+strconv.Itoa(n)+" bytes, the engine writes it in "+strconv.Itoa(len(again)))
 	case n < len(d.b):
-		return d.fail(n, TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
+		return d.Fail(n, TypeUnknown, ErrNonCanonical, ErrCodeInvalidData,
 			strconv.Itoa(len(d.b)-n)+" bytes after the value")
 	}
 	return nil
@@ -86,65 +83,15 @@ func hexByte(c byte) string {
 	return string([]byte{digits[c>>4], digits[c&15]})
 }
 
-// reserve returns how many elements a container may reserve room for up
-// front: what its count claims, as far as the remaining bytes allow, and as
-// long as all the reservations of the call stay within an eighth of the
-// input's length. Nested containers each claiming the rest of the input
-// would otherwise reserve room quadratic in its size; past the budget,
-// containers grow as their elements actually arrive.
-func (d *decoder) reserve(n int64) int {
-	c := max(min(n, d.budget), 0)
-	d.budget -= c
-	return int(c)
-}
-
-// take counts n more elements against MaxElements.
-func (d *decoder) take(off int, t Type, n int64) error {
-	d.elements += n
-	if d.maxElements > 0 && d.elements > d.maxElements {
-		return d.fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
-			"more than MaxElements ("+strconv.FormatInt(d.maxElements, 10)+") elements")
-	}
-	return nil
-}
-
-// encodedObjectAsID is the class the engine decodes objects sent as
-// instance IDs into, and the class it names in typed containers of objects
-// when objects are not allowed.
-const encodedObjectAsID = "EncodedObjectAsID"
-
+// decoder builds Values from the pieces its Reader reads.
 type decoder struct {
-	b            []byte
-	fam          Family
-	allowObjects bool
-	maxDepth     int
-	maxElements  int64
-	budget       int64 // elements that containers may still reserve room for
-	elements     int64 // counted so far, for MaxElements
-	strict       bool
-	zeroCopy     bool
-	arena        arena                    // slabs for values, once elements reach arenaAfter
-	keys         *keyCache                // the mode's recent Dictionary keys
-	classes      func(string) bool        // DecOptions.Classes
-	scripts      func(string) bool        // DecOptions.Scripts
-	sawWide      bool                     // a double-precision math value was read
-	interned     [maxInterned]internEntry // Dictionary key strings
-	internCount  int
+	Reader
+	base        int64                    // elements counted before this decoder started
+	arena       arena                    // slabs for values, once elements reach arenaAfter
+	sawWide     bool                     // a double-precision math value was read
+	interned    [maxInterned]internEntry // Dictionary key strings
+	internCount int
 }
-
-func (d *decoder) fail(off int, t Type, sentinel error, code Code, detail string) error {
-	return &Error{Op: "decode", Offset: off, Type: t, Family: d.fam, Code: code, Err: sentinel, Detail: detail}
-}
-
-// short reports a fixed-size payload that does not fit.
-func (d *decoder) short(off int, t Type, need, have int) error {
-	return d.fail(off, t, ErrTruncated, ErrCodeInvalidData,
-		"need "+strconv.Itoa(need)+" bytes, have "+strconv.Itoa(max(have, 0)))
-}
-
-// rem is the number of bytes left from p; negative after a PackedByteArray
-// whose final padding is missing, as in the engine's arithmetic.
-func (d *decoder) rem(p int) int { return len(d.b) - p }
 
 // reals reads len(dst) real components at p, float64 when wide.
 func (d *decoder) reals(p int, dst []float64, wide bool) {
@@ -165,58 +112,27 @@ func (d *decoder) i32s(p int, dst []int32) {
 	}
 }
 
-// realTypes are the types whose components double-precision builds widen.
-var realTypes = [TypeCount]bool{
-	TypeVector2: true, TypeRect2: true, TypeVector3: true, TypeTransform2D: true,
-	TypeVector4: true, TypePlane: true, TypeQuaternion: true, TypeAABB: true, TypeBasis: true,
-	TypeTransform3D: true, TypeProjection: true, TypePackedVector2Array: true,
-	TypePackedVector3Array: true, TypePackedVector4Array: true,
-}
-
-// realCount is the number of real components of each fixed-size math type.
-var realCount = [TypeCount]int{
-	TypeVector2: 2, TypeRect2: 4, TypeVector3: 3, TypeTransform2D: 6, TypeVector4: 4,
-	TypePlane: 4, TypeQuaternion: 4, TypeAABB: 6, TypeBasis: 9, TypeTransform3D: 12,
-	TypeProjection: 16,
-}
-
-// intCount is the number of int32 components of the integer vector types.
-var intCount = [TypeCount]int{TypeVector2i: 2, TypeRect2i: 4, TypeVector3i: 3, TypeVector4i: 4}
-
-// packedComps is the number of real components per element of the packed
-// vector arrays.
-var packedComps = [TypeCount]int{TypePackedVector2Array: 2, TypePackedVector3Array: 3, TypePackedVector4Array: 4}
-
 // value decodes the Variant at off, nested depth deep, and returns it with
 // the offset after it.
 func (d *decoder) value(off, depth int) (Value, int, error) {
-	if depth > d.maxDepth {
-		return nil, 0, d.fail(off, TypeUnknown, ErrTooDeep, ErrCodeOutOfMemory,
-			"more than "+strconv.Itoa(d.maxDepth)+" levels")
-	}
-	if d.rem(off) < 4 {
-		return nil, 0, d.fail(off, TypeUnknown, ErrTruncated, ErrCodeInvalidData, "no room for the header")
-	}
-	h := wire.U32(d.b[off:])
-	t, ok := TypeFromID(d.fam, uint8(h))
-	if !ok {
-		return nil, 0, d.fail(off, TypeUnknown, ErrInvalidType, ErrCodeInvalidData,
-			"type byte "+strconv.Itoa(int(uint8(h))))
+	h, t, err := d.Head(off, depth)
+	if err != nil {
+		return nil, 0, err
 	}
 	p := off + 4
 	rem := d.rem(p)
-	wide := h&wire.Flag64 != 0 && d.fam == Godot4 && realTypes[t]
+	wide := d.Wide(h, t)
 	if wide {
 		d.sawWide = true
 	}
 
-	if n := realCount[t]; n > 0 {
+	if n := Facts(t).Reals; n > 0 {
 		size := 4
 		if wide {
 			size = 8
 		}
 		if rem < n*size {
-			return nil, 0, d.short(off, t, n*size, rem)
+			return nil, 0, d.Short(off, t, n*size, rem)
 		}
 		var c [16]float64
 		d.reals(p, c[:n], wide)
@@ -228,29 +144,29 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		return nil, p, nil
 	case TypeBool:
 		if rem < 4 {
-			return nil, 0, d.short(off, t, 4, rem)
+			return nil, 0, d.Short(off, t, 4, rem)
 		}
 		return Bool(wire.U32(d.b[p:]) != 0), p + 4, nil
 	case TypeInt:
 		if h&wire.Flag64 != 0 {
 			if rem < 8 {
-				return nil, 0, d.short(off, t, 8, rem)
+				return nil, 0, d.Short(off, t, 8, rem)
 			}
 			return d.boxInt(Int(wire.U64(d.b[p:]))), p + 8, nil
 		}
 		if rem < 4 {
-			return nil, 0, d.short(off, t, 4, rem)
+			return nil, 0, d.Short(off, t, 4, rem)
 		}
 		return d.boxInt(Int(int32(wire.U32(d.b[p:])))), p + 4, nil
 	case TypeFloat:
 		if h&wire.Flag64 != 0 {
 			if rem < 8 {
-				return nil, 0, d.short(off, t, 8, rem)
+				return nil, 0, d.Short(off, t, 8, rem)
 			}
 			return d.boxFloat(Float(wire.F64(d.b[p:]))), p + 8, nil
 		}
 		if rem < 4 {
-			return nil, 0, d.short(off, t, 4, rem)
+			return nil, 0, d.Short(off, t, 4, rem)
 		}
 		return d.boxFloat(Float(wire.F32(d.b[p:]))), p + 4, nil
 	case TypeString, TypeStringName:
@@ -260,16 +176,16 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		}
 		return d.boxString(s, t == TypeStringName), next, nil
 	case TypeVector2i, TypeRect2i, TypeVector3i, TypeVector4i:
-		n := intCount[t]
+		n := Facts(t).Ints
 		if rem < 4*n {
-			return nil, 0, d.short(off, t, 4*n, rem)
+			return nil, 0, d.Short(off, t, 4*n, rem)
 		}
 		var c [4]int32
 		d.i32s(p, c[:n])
 		return d.intVector(t, &c), p + 4*n, nil
 	case TypeColor:
 		if rem < 16 {
-			return nil, 0, d.short(off, t, 16, rem)
+			return nil, 0, d.Short(off, t, 16, rem)
 		}
 		b := d.b[p:]
 		return d.color(Color{wire.F32(b), wire.F32(b[4:]), wire.F32(b[8:]), wire.F32(b[12:])}), p + 16, nil
@@ -280,7 +196,7 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			return RID(0), p, nil
 		}
 		if rem < 8 {
-			return nil, 0, d.short(off, t, 8, rem)
+			return nil, 0, d.Short(off, t, 8, rem)
 		}
 		return RID(wire.U64(d.b[p:])), p + 8, nil
 	case TypeObject:
@@ -293,15 +209,15 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			return nil, 0, err
 		}
 		if d.rem(next) < 8 {
-			return nil, 0, d.short(off, t, 8, d.rem(next))
+			return nil, 0, d.Short(off, t, 8, d.rem(next))
 		}
 		return Signal{Name: name, Object: wire.U64(d.b[next:])}, next + 8, nil
 	case TypeDictionary:
-		return d.dictionary(off, p, h, depth)
+		return d.dictionary(off, h, depth)
 	case TypeArray:
-		return d.array(off, p, h, depth)
+		return d.array(off, h, depth)
 	case TypePackedByteArray:
-		n, err := d.count(off, p, t, 1)
+		n, err := d.Count(off, p, t, 1)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -311,25 +227,25 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		}
 		return PackedByteArray(raw), p + 4 + n + wire.Pad4(n), nil
 	case TypePackedInt32Array:
-		n, err := d.count(off, p, t, 4)
+		n, err := d.Count(off, p, t, 4)
 		if err != nil {
 			return nil, 0, err
 		}
 		return PackedInt32Array(numbers[int32](d, p+4, n)), p + 4 + 4*n, nil
 	case TypePackedInt64Array:
-		n, err := d.count(off, p, t, 8)
+		n, err := d.Count(off, p, t, 8)
 		if err != nil {
 			return nil, 0, err
 		}
 		return PackedInt64Array(numbers[int64](d, p+4, n)), p + 4 + 8*n, nil
 	case TypePackedFloat32Array:
-		n, err := d.count(off, p, t, 4)
+		n, err := d.Count(off, p, t, 4)
 		if err != nil {
 			return nil, 0, err
 		}
 		return PackedFloat32Array(numbers[float32](d, p+4, n)), p + 4 + 4*n, nil
 	case TypePackedFloat64Array:
-		n, err := d.count(off, p, t, 8)
+		n, err := d.Count(off, p, t, 8)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -337,12 +253,8 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 	case TypePackedStringArray:
 		return d.packedStrings(off, p)
 	case TypePackedVector2Array, TypePackedVector3Array, TypePackedVector4Array:
-		comps := packedComps[t]
-		size := 4
-		if wide {
-			size = 8
-		}
-		n, err := d.count(off, p, t, comps*size)
+		size := d.ElemSize(h, t)
+		n, err := d.Count(off, p, t, size)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -354,7 +266,7 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			for i := range v {
 				d.reals(q, c[:2], wide)
 				v[i] = Vector2{c[0], c[1]}
-				q += 2 * size
+				q += size
 			}
 			return v, q, nil
 		case TypePackedVector3Array:
@@ -362,7 +274,7 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			for i := range v {
 				d.reals(q, c[:3], wide)
 				v[i] = Vector3{c[0], c[1], c[2]}
-				q += 3 * size
+				q += size
 			}
 			return v, q, nil
 		default:
@@ -370,12 +282,12 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			for i := range v {
 				d.reals(q, c[:4], wide)
 				v[i] = Vector4{c[0], c[1], c[2], c[3]}
-				q += 4 * size
+				q += size
 			}
 			return v, q, nil
 		}
 	case TypePackedColorArray:
-		n, err := d.count(off, p, t, 16)
+		n, err := d.Count(off, p, t, 16)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -387,7 +299,7 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		}
 		return v, p + 4 + 16*n, nil
 	}
-	return nil, 0, d.fail(off, t, ErrInvalidType, ErrCodeInvalidData, "")
+	return nil, 0, d.Fail(off, t, ErrInvalidType, ErrCodeInvalidData, "")
 }
 
 // numbers returns the n packed numbers at p: a copy, or with ZeroCopy a
@@ -441,108 +353,37 @@ func basisFromRows(r []float64) Basis {
 	}
 }
 
-// count reads the element count of a packed array at p and checks that
-// count*size bytes follow. PackedByteArray (size 1) only needs its bytes,
-// not its final padding, to be present.
-func (d *decoder) count(off, p int, t Type, size int) (int, error) {
-	rem := d.rem(p)
-	if rem < 4 {
-		return 0, d.short(off, t, 4, rem)
-	}
-	n := int64(int32(wire.U32(d.b[p:])))
-	if n < 0 {
-		return 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData, "negative count "+strconv.FormatInt(n, 10))
-	}
-	if n*int64(size) > int64(rem-4) {
-		return 0, d.fail(off, t, ErrTruncated, ErrCodeInvalidData,
-			strconv.FormatInt(n, 10)+" elements need "+strconv.FormatInt(n*int64(size), 10)+
-				" bytes, have "+strconv.Itoa(rem-4))
-	}
-	if err := d.take(off, t, n); err != nil {
-		return 0, err
-	}
-	return int(n), nil
-}
-
 // str reads a "str" payload at p: u32 length, UTF-8 bytes, padding.
 func (d *decoder) str(p int, t Type) (string, int, error) {
-	rem := d.rem(p)
-	if rem < 4 {
-		return "", 0, d.fail(p, t, ErrTruncated, ErrCodeInvalidData, "no room for a string length")
+	s, next, err := d.Str(p, t)
+	if err != nil {
+		return "", 0, err
 	}
-	n := int64(int32(wire.U32(d.b[p:])))
-	if n < 0 {
-		return "", 0, d.fail(p, t, ErrInvalidData, ErrCodeFileEOF, "negative string length "+strconv.FormatInt(n, 10))
-	}
-	pad := int64(wire.Pad4(int(n)))
-	if n+pad > int64(rem-4) {
-		return "", 0, d.fail(p, t, ErrTruncated, ErrCodeFileEOF,
-			"string of "+strconv.FormatInt(n, 10)+" bytes (padded "+strconv.FormatInt(n+pad, 10)+
-				") exceeds the "+strconv.Itoa(rem-4)+" bytes left")
-	}
-	raw := d.b[p+4 : p+4+int(n)]
-	s, ok := d.text(raw)
-	if !ok {
-		return "", 0, d.fail(p, t, ErrInvalidUTF8, ErrCodeInvalidData, "")
-	}
-	return s, p + 4 + int(n+pad), nil
+	return d.text(s), next, nil
 }
 
-// text turns the bytes of a string into its value as the engine's UTF-8
-// parser does: a leading byte order mark is dropped, a NUL ends the string,
-// malformed UTF-8 is refused.
-func (d *decoder) text(raw []byte) (string, bool) {
-	if len(raw) >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF {
-		raw = raw[3:]
+// text returns the bytes of a string's value (see Reader.Text) as a string:
+// a view of the input with ZeroCopy, else a copy.
+func (d *decoder) text(s []byte) string {
+	if d.zeroCopy && len(s) > 0 {
+		return unsafe.String(unsafe.SliceData(s), len(s))
 	}
-	if i := bytes.IndexByte(raw, 0); i >= 0 {
-		raw = raw[:i]
-	}
-	if !utf8.Valid(raw) {
-		if d.fam == Godot3 {
-			return DecodeStringGodot3(raw)
-		}
-		return "", false
-	}
-	if d.zeroCopy && len(raw) > 0 {
-		return unsafe.String(unsafe.SliceData(raw), len(raw)), true
-	}
-	return d.copyText(raw), true
+	return d.copyText(s)
 }
 
 func (d *decoder) nodePath(off, p int) (Value, int, error) {
 	t := TypeNodePath
-	rem := d.rem(p)
-	if rem < 4 {
-		return nil, 0, d.short(off, t, 4, rem)
-	}
-	first := wire.U32(d.b[p:])
-	if first&wire.NodePathNewFormat == 0 {
-		return nil, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData, "old NodePath format (bit 31 clear)")
-	}
-	if rem < 12 {
-		return nil, 0, d.short(off, t, 12, rem)
-	}
-	names := first &^ wire.NodePathNewFormat
-	subs := wire.U32(d.b[p+4:])
-	flags := wire.U32(d.b[p+8:])
-	// The engine adds the counts as uint32 and reads that many strings,
-	// names first; the obsolete property flag adds one subname.
-	total := names + subs
-	if flags&wire.NodePathProperty != 0 {
-		total++
-	}
-	q := p + 12
-	if err := d.take(off, t, int64(total)); err != nil {
+	names, total, absolute, q, err := d.NodePathHead(off, p)
+	if err != nil {
 		return nil, 0, err
 	}
 	limit := uint32(max(d.rem(q), 0) / 4) // each name takes at least 4 bytes
 	var np NodePath
 	if n := min(names, total); n > 0 {
-		np.Names = make([]string, 0, d.reserve(int64(min(n, limit))))
+		np.Names = make([]string, 0, d.Reserve(int64(min(n, limit))))
 	}
 	if total > names {
-		np.Subnames = make([]string, 0, d.reserve(int64(min(total-names, limit))))
+		np.Subnames = make([]string, 0, d.Reserve(int64(min(total-names, limit))))
 	}
 	for i := uint32(0); i < total; i++ {
 		s, next, err := d.str(q, t)
@@ -556,7 +397,7 @@ func (d *decoder) nodePath(off, p int) (Value, int, error) {
 		}
 		q = next
 	}
-	np.Absolute = flags&wire.NodePathAbsolute != 0
+	np.Absolute = absolute
 	if d.fam == Godot3 && len(np.Names) == 0 && len(np.Subnames) == 0 {
 		np.Absolute = false // Godot 3 drops the flag of an empty path
 	}
@@ -565,23 +406,19 @@ func (d *decoder) nodePath(off, p int) (Value, int, error) {
 
 func (d *decoder) packedStrings(off, p int) (Value, int, error) {
 	t := TypePackedStringArray
-	rem := d.rem(p)
-	if rem < 4 {
-		return nil, 0, d.short(off, t, 4, rem)
-	}
-	n := int64(int32(wire.U32(d.b[p:])))
-	q := p + 4
-	if n <= 0 {
-		return PackedStringArray{}, q, nil // the engine reads a negative count as empty
-	}
-	if err := d.take(off, t, n); err != nil {
+	n, err := d.StringsCount(off, p)
+	if err != nil {
 		return nil, 0, err
 	}
-	v := make(PackedStringArray, 0, d.reserve(min(n, int64(d.rem(q)/4))))
-	for i := int64(0); i < n; i++ {
+	q := p + 4
+	if n == 0 {
+		return PackedStringArray{}, q, nil
+	}
+	v := make(PackedStringArray, 0, d.Reserve(min(int64(n), int64(d.rem(q)/4))))
+	for i := range n {
 		s, next, err := d.str(q, t)
 		if err != nil {
-			return nil, 0, prefixPath(err, indexSeg(int(i)))
+			return nil, 0, prefixPath(err, IndexSeg(i))
 		}
 		v = append(v, s)
 		q = next
@@ -591,10 +428,9 @@ func (d *decoder) packedStrings(off, p int) (Value, int, error) {
 
 func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 	t := TypeObject
-	rem := d.rem(p)
 	if h&wire.FlagObjectAsID != 0 {
-		if rem < 8 {
-			return nil, 0, d.short(off, t, 8, rem)
+		if rem := d.rem(p); rem < 8 {
+			return nil, 0, d.Short(off, t, 8, rem)
 		}
 		id := wire.U64(d.b[p:])
 		if id == 0 {
@@ -602,37 +438,18 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 		}
 		return ObjectID(id), p + 8, nil
 	}
-	if !d.allowObjects {
-		return nil, 0, d.fail(off, t, ErrObjectsNotAllowed, ErrCodeUnauthorized, "decoding a full Object needs AllowObjects")
-	}
-	class, q, err := d.str(p, t)
+	class, n, q, err := d.ObjectHead(off, p)
 	if err != nil {
 		return nil, 0, err
 	}
-	if class == "" {
+	if len(class) == 0 {
 		return nil, q, nil
 	}
-	if d.classes != nil && !d.classes(class) {
-		code := ErrCodeInvalidData
-		if d.fam == Godot3 {
-			code = ErrCodeUnavailable
-		}
-		return nil, 0, d.fail(off, t, ErrObjectsNotAllowed, code,
-			"class "+strconv.Quote(class)+" cannot be instantiated (DecOptions.Classes)")
-	}
-	if d.rem(q) < 4 {
-		return nil, 0, d.short(off, t, 4, d.rem(q))
-	}
-	n := int64(int32(wire.U32(d.b[q:])))
-	q += 4
-	obj := &Object{Class: class}
+	obj := &Object{Class: d.text(class)}
 	if n > 0 {
-		if err := d.take(off, t, n); err != nil {
-			return nil, 0, err
-		}
-		obj.Properties = make([]Property, 0, d.reserve(min(n, int64(d.rem(q)/8))))
+		obj.Properties = make([]Property, 0, d.Reserve(min(int64(n), int64(d.rem(q)/8))))
 	}
-	for i := int64(0); i < n; i++ {
+	for range n {
 		name, next, err := d.str(q, t)
 		if err != nil {
 			return nil, 0, err
@@ -642,14 +459,10 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 		if err != nil {
 			return nil, 0, prefixPath(err, "."+name)
 		}
-		if name == "script" && d.fam == Godot4 && v != nil {
-			// Godot 4.3+ names the script by its path and loads it.
-			if s, ok := v.(String); !ok || !strings.HasPrefix(string(s), "res://") || len(s) == len("res://") {
-				return nil, 0, prefixPath(d.fail(at, TypeOf(v), ErrInvalidData, ErrCodeInvalidData,
-					"an Object's script must be a res:// path"), ".script")
-			} else if d.scripts != nil && !d.scripts(string(s)) {
-				return nil, 0, prefixPath(d.fail(at, TypeString, ErrObjectsNotAllowed, ErrCodeInvalidData,
-					"no script "+strconv.Quote(string(s))+" (DecOptions.Scripts)"), ".script")
+		if name == "script" {
+			s, _ := v.(String)
+			if err := d.CheckScript(at, TypeOf(v), []byte(s), v == nil); err != nil {
+				return nil, 0, err
 			}
 		}
 		obj.Properties = append(obj.Properties, Property{name, v})
@@ -658,89 +471,18 @@ func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 	return obj, q, nil
 }
 
-// containerType reads the type data of a typed container (Godot 4.3+).
-func (d *decoder) containerType(off, p int, kind uint32, t Type) (ContainerType, int, error) {
-	switch kind {
-	case wire.KindBuiltin:
-		if d.rem(p) < 4 {
-			return ContainerType{}, 0, d.short(off, t, 4, d.rem(p))
-		}
-		id := int32(wire.U32(d.b[p:]))
-		if id < 0 || id >= int32(TypeCount) {
-			return ContainerType{}, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData,
-				"element type id "+strconv.Itoa(int(id)))
-		}
-		if Type(id) == TypeObject && !d.allowObjects && !d.strict {
-			// Without objects the engine types the container as the
-			// class it decodes objects into.
-			return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}, p + 4, nil
-		}
-		return Typed(Type(id)), p + 4, nil
-	case wire.KindClassName, wire.KindScript:
-		name, next, err := d.str(p, t)
-		if err != nil {
-			return ContainerType{}, 0, err
-		}
-		if kind == wire.KindScript {
-			if d.allowObjects && (len(name) <= len("res://") || name[:6] != "res://") {
-				return ContainerType{}, 0, d.fail(off, t, ErrInvalidData, ErrCodeInvalidData,
-					"script path "+strconv.Quote(name)+" is not a res:// path")
-			}
-			if d.allowObjects && d.scripts != nil && !d.scripts(name) {
-				return ContainerType{}, 0, d.fail(off, t, ErrObjectsNotAllowed, ErrCodeInvalidData,
-					"no script "+strconv.Quote(name)+" (DecOptions.Scripts)")
-			}
-			return objectContainerType(Script, name, d.allowObjects), next, nil
-		}
-		return objectContainerType(ClassName, name, d.allowObjects), next, nil
-	}
-	return ContainerType{}, p, nil
-}
-
-// objectContainerType is the type of a container typed with objects of a
-// class (kind ClassName) or script (kind Script) named name, as Godot 4.6
-// types it. Without objects the engine names the class EncodedObjectAsID
-// whatever the data says; the model keeps the name the data gives (the
-// encoder writes EncodedObjectAsID then too), except an empty one:
-//
-//   - an empty class name, with objects: any Object, Array[Object];
-//   - an empty class name or script path, without objects: the engine's
-//     Array[EncodedObjectAsID], which the text form can express;
-//   - an empty script path with objects is refused before this.
-func objectContainerType(kind ContainerKind, name string, allowObjects bool) ContainerType {
-	switch {
-	case name == "" && allowObjects:
-		return Typed(TypeObject)
-	case name == "":
-		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}
-	}
-	return ContainerType{Kind: kind, Builtin: TypeObject, Name: name}
-}
-
-func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
-	t := TypeArray
-	a := &Array{}
-	if d.fam == Godot4 {
-		var err error
-		a.Elem, p, err = d.containerType(off, p, h>>wire.ArrayTypeShift&wire.KindMask, t)
-		if err != nil {
-			return nil, 0, err
-		}
-	}
-	rem := d.rem(p)
-	if rem < 4 {
-		return nil, 0, d.short(off, t, 4, rem)
-	}
-	n := int(wire.U32(d.b[p:]) & wire.CountMask)
-	q := p + 4
-	if err := d.take(off, t, int64(n)); err != nil {
+func (d *decoder) array(off int, h uint32, depth int) (Value, int, error) {
+	elem, n, q, err := d.ArrayHead(off, h)
+	if err != nil {
 		return nil, 0, err
 	}
-	a.Values = make([]Value, 0, d.reserve(int64(min(n, max(d.rem(q), 0)/4))))
+	q += 4
+	a := &Array{Elem: elem}
+	a.Values = make([]Value, 0, d.Reserve(int64(min(n, max(d.rem(q), 0)/4))))
 	for i := range n {
 		v, next, err := d.value(q, depth+1)
 		if err != nil {
-			return nil, 0, prefixPath(err, indexSeg(i))
+			return nil, 0, prefixPath(err, IndexSeg(i))
 		}
 		q = next
 		if a.Elem.IsTyped() {
@@ -754,31 +496,16 @@ func (d *decoder) array(off, p int, h uint32, depth int) (Value, int, error) {
 	return a, q, nil
 }
 
-func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error) {
-	t := TypeDictionary
-	dict := d.newDictionary(peekCount(d.b, p, h, d.fam))
-	if d.fam == Godot4 {
-		var err error
-		dict.KeyType, p, err = d.containerType(off, p, h>>wire.DictKeyTypeShift&wire.KindMask, t)
-		if err != nil {
-			return nil, 0, err
-		}
-		dict.ValueType, p, err = d.containerType(off, p, h>>wire.DictValueTypeShift&wire.KindMask, t)
-		if err != nil {
-			return nil, 0, err
-		}
-	}
-	rem := d.rem(p)
-	if rem < 4 {
-		return nil, 0, d.short(off, t, 4, rem)
-	}
-	n := int(wire.U32(d.b[p:]) & wire.CountMask)
-	q := p + 4
-	if err := d.take(off, t, int64(n)); err != nil {
+func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
+	dict := d.newDictionary(peekCount(d.b, off+4, h, d.fam))
+	var err error
+	var n, q int
+	if dict.KeyType, dict.ValueType, n, q, err = d.DictHead(off, h); err != nil {
 		return nil, 0, err
 	}
+	q += 4
 	if dict.entries == nil {
-		dict.entries = d.entrySlice(d.reserve(int64(min(n, max(d.rem(q), 0)/8))))
+		dict.entries = d.entrySlice(d.Reserve(int64(min(n, max(d.rem(q), 0)/8))))
 	}
 	// While every key so far came from the key cache, a key of a class
 	// not seen yet is new and needs no search.
@@ -787,11 +514,11 @@ func (d *decoder) dictionary(off, p int, h uint32, depth int) (Value, int, error
 	for i := range n {
 		k, next, class, err := d.key(q, depth+1)
 		if err != nil {
-			return nil, 0, prefixPath(err, "{key "+strconv.Itoa(i)+"}")
+			return nil, 0, prefixPath(err, keyIndexSeg(i))
 		}
 		v, next, err := d.value(next, depth+1)
 		if err != nil {
-			return nil, 0, prefixPath(err, keySeg(k))
+			return nil, 0, prefixPath(err, KeySeg(k))
 		}
 		q = next
 		if cached && class >= 0 && seen&(1<<class) == 0 && len(dict.entries) < linearMax {

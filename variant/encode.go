@@ -289,7 +289,7 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 		b = wire.AppendU32(b, uint32(len(v)))
 		for i, s := range v {
 			if err := e.checkString(b, v.Type(), s); err != nil {
-				return b, prefixPath(err, indexSeg(i))
+				return b, prefixPath(err, IndexSeg(i))
 			}
 			b = wire.AppendStringZ(b, s)
 		}
@@ -489,7 +489,7 @@ func (e *encoder) array(b []byte, a *Array, depth int) ([]byte, error) {
 				TypeOf(v).String()+" in an Array of "+elemName(elem))
 		}
 		if b, err = e.value(b, v, depth+1); err != nil {
-			return b, prefixPath(err, indexSeg(i))
+			return b, prefixPath(err, IndexSeg(i))
 		}
 	}
 	return b, nil
@@ -534,13 +534,13 @@ func (e *encoder) dictionary(b []byte, d *Dictionary, depth int) ([]byte, error)
 		// that it decoded into a typed Dictionary, and writes them again.
 		if !fits(en.Key, kt) {
 			return b, e.fail(b, t, ErrInvalidValue, ErrCodeInvalidParam,
-				"key "+keySeg(en.Key)+" does not fit the dictionary's key type "+elemName(kt))
+				"key "+KeySeg(en.Key)+" does not fit the dictionary's key type "+elemName(kt))
 		}
 		if b, err = e.value(b, en.Key, depth+1); err != nil {
 			return b, prefixPath(err, "{key}")
 		}
 		if b, err = e.value(b, en.Value, depth+1); err != nil {
-			return b, prefixPath(err, keySeg(en.Key))
+			return b, prefixPath(err, KeySeg(en.Key))
 		}
 	}
 	return b, nil

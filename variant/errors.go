@@ -172,11 +172,18 @@ func finishPath(err error) error {
 	return err
 }
 
-func indexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
+// IndexSeg renders an Array index as a Variant path segment: [3].
+func IndexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
 
-// keySeg renders a Dictionary key as a path segment: ["name"] for strings,
-// [42] for ints, [<Vector2>] for other types.
-func keySeg(k Value) string {
+// keyIndexSeg is the path segment of the i-th key of a Dictionary, for an
+// error in the key itself: {key 3}.
+func keyIndexSeg(i int) string { return "{key " + strconv.Itoa(i) + "}" }
+
+// KeySeg renders a Dictionary key as a Variant path segment: ["name"] for
+// Strings, [&"name"] for StringNames, [42] for ints, [<Vector2>] for other
+// types. Error paths of this package, of package gdvar and of package
+// inspect are built of these segments.
+func KeySeg(k Value) string {
 	switch k := k.(type) {
 	case String:
 		return "[" + strconv.Quote(string(k)) + "]"

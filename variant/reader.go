@@ -1,0 +1,671 @@
+package variant
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/gdvar/gdvar/wire"
+)
+
+// Reader reads the binary Variant format of one input, piece by piece: the
+// header word of a value, strings, counts, NodePaths, the type data of
+// typed containers, whole values (Value) and values checked without being
+// built (Skip). It takes the engine's decisions and reports the engine's
+// errors, with absolute byte offsets, exactly as Decode does: Decode is
+// built on it, and so are package gdvar's Unmarshal and package inspect,
+// which is why they accept and refuse the same bytes.
+//
+// A Reader keeps the limits of the DecMode that made it (MaxDepth,
+// MaxElements, AllowObjects, Classes, Scripts, Strict) and counts the
+// elements read so far against MaxElements. It does not check MaxSize
+// and does not make Strict's canonical check of the whole input: Decode
+// does both. The zero Reader is not usable; get one from DecMode.Reader.
+//
+// Offsets are byte offsets into the input. A method reading the payload
+// of a value takes the offset of the value's header (off, where errors
+// point) and the offset of the part it reads (p).
+type Reader struct {
+	b            []byte
+	fam          Family
+	allowObjects bool
+	strict       bool
+	zeroCopy     bool
+	maxDepth     int
+	maxElements  int64
+	elements     int64 // counted so far, for MaxElements
+	budget       int64 // elements containers may still reserve room for
+	keys         *keyCache
+	classes      func(string) bool // DecOptions.Classes
+	scripts      func(string) bool // DecOptions.Scripts
+}
+
+// Reader returns a Reader of b with the mode's options.
+func (m *DecMode) Reader(b []byte) Reader {
+	o := &m.opts
+	return Reader{b: b, fam: o.Family, allowObjects: o.AllowObjects, strict: o.Strict, zeroCopy: o.ZeroCopy,
+		maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements), budget: int64(len(b) / 8),
+		keys: m.keys, classes: o.Classes, scripts: o.Scripts}
+}
+
+// Bytes returns the input.
+func (r *Reader) Bytes() []byte { return r.b }
+
+// Family returns the engine family the input is read as.
+func (r *Reader) Family() Family { return r.fam }
+
+// MaxDepth returns the deepest nesting accepted.
+func (r *Reader) MaxDepth() int { return r.maxDepth }
+
+// Elements returns the number of elements counted so far against
+// MaxElements.
+func (r *Reader) Elements() int64 { return r.elements }
+
+// SetElements sets the element count, to read a part of the input again
+// as if for the first time.
+func (r *Reader) SetElements(n int64) { r.elements = n }
+
+// Fail returns the *Error of a failure at off in a value of type t.
+func (r *Reader) Fail(off int, t Type, sentinel error, code Code, detail string) error {
+	return &Error{Op: "decode", Offset: off, Type: t, Family: r.fam, Code: code, Err: sentinel, Detail: detail}
+}
+
+// Short returns the error of a fixed-size payload that does not fit: need
+// bytes were needed, have were left.
+func (r *Reader) Short(off int, t Type, need, have int) error {
+	return r.Fail(off, t, ErrTruncated, ErrCodeInvalidData,
+		"need "+strconv.Itoa(need)+" bytes, have "+strconv.Itoa(max(have, 0)))
+}
+
+// rem is the number of bytes left from p; negative after a PackedByteArray
+// whose final padding is missing, as in the engine's arithmetic.
+func (r *Reader) rem(p int) int { return len(r.b) - p }
+
+// Take counts n more elements of the value of type t at off against
+// MaxElements.
+func (r *Reader) Take(off int, t Type, n int64) error {
+	r.elements += n
+	if r.maxElements > 0 && r.elements > r.maxElements {
+		return r.Fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
+			"more than MaxElements ("+strconv.FormatInt(r.maxElements, 10)+") elements")
+	}
+	return nil
+}
+
+// Reserve returns how many elements a container may reserve room for up
+// front: what its count claims (n, already limited to what the bytes left
+// could hold), as long as all the reservations of the input stay within
+// an eighth of its length. Nested containers each claiming the rest of the
+// input would otherwise reserve room quadratic in its size; past the
+// budget, containers grow as their elements actually arrive.
+func (r *Reader) Reserve(n int64) int {
+	c := max(min(n, r.budget), 0)
+	r.budget -= c
+	return int(c)
+}
+
+// QuickHead is Head's common case, small enough to inline: Godot 4 data,
+// within the depth limit, header present, type byte valid (the type is
+// then uint8(h)). When it reports false, Head decides.
+func (r *Reader) QuickHead(off, depth int) (uint32, bool) {
+	if depth <= r.maxDepth && off+4 <= len(r.b) && r.fam == Godot4 {
+		h := wire.U32(r.b[off:])
+		return h, uint8(h) < uint8(TypeCount)
+	}
+	return 0, false
+}
+
+// Head checks the depth of the value at off, nested depth deep, and reads
+// its header word and type.
+func (r *Reader) Head(off, depth int) (uint32, Type, error) {
+	if depth > r.maxDepth {
+		return 0, TypeUnknown, r.Fail(off, TypeUnknown, ErrTooDeep, ErrCodeOutOfMemory,
+			"more than "+strconv.Itoa(r.maxDepth)+" levels")
+	}
+	if r.rem(off) < 4 {
+		return 0, TypeUnknown, r.Fail(off, TypeUnknown, ErrTruncated, ErrCodeInvalidData, "no room for the header")
+	}
+	h := wire.U32(r.b[off:])
+	t, ok := TypeFromID(r.fam, uint8(h))
+	if !ok {
+		return 0, TypeUnknown, r.Fail(off, TypeUnknown, ErrInvalidType, ErrCodeInvalidData,
+			"type byte "+strconv.Itoa(int(uint8(h))))
+	}
+	return h, t, nil
+}
+
+// Wide reports whether a value of type t with header h has
+// double-precision components.
+func (r *Reader) Wide(h uint32, t Type) bool {
+	return h&wire.Flag64 != 0 && r.fam == Godot4 && Facts(t).Real
+}
+
+// QuickStr is StrRaw's common case, small enough to inline.
+func (r *Reader) QuickStr(p int) ([]byte, int, bool) {
+	if p+4 <= len(r.b) {
+		n := int(wire.U32(r.b[p:]))
+		end := p + 4 + n
+		next := end + (-n & 3)
+		if n >= 0 && n < 1<<31 && next <= len(r.b) {
+			return r.b[p+4 : end], next, true
+		}
+	}
+	return nil, 0, false
+}
+
+// StrRaw reads a "str" payload at p (u32 length, bytes, padding) in a
+// value of type t and returns its bytes as stored and the offset after it.
+func (r *Reader) StrRaw(p int, t Type) ([]byte, int, error) {
+	if raw, next, ok := r.QuickStr(p); ok {
+		return raw, next, nil
+	}
+	rem := r.rem(p)
+	if rem < 4 {
+		return nil, 0, r.Fail(p, t, ErrTruncated, ErrCodeInvalidData, "no room for a string length")
+	}
+	n := int64(int32(wire.U32(r.b[p:])))
+	if n < 0 {
+		return nil, 0, r.Fail(p, t, ErrInvalidData, ErrCodeFileEOF, "negative string length "+strconv.FormatInt(n, 10))
+	}
+	pad := int64(wire.Pad4(int(n)))
+	if n+pad > int64(rem-4) {
+		return nil, 0, r.Fail(p, t, ErrTruncated, ErrCodeFileEOF,
+			"string of "+strconv.FormatInt(n, 10)+" bytes (padded "+strconv.FormatInt(n+pad, 10)+
+				") exceeds the "+strconv.Itoa(rem-4)+" bytes left")
+	}
+	return r.b[p+4 : p+4+int(n)], p + 4 + int(n+pad), nil
+}
+
+// Str reads a "str" payload at p and returns the string's value as bytes
+// (see Text) and the offset after it.
+func (r *Reader) Str(p int, t Type) ([]byte, int, error) {
+	raw, next, err := r.StrRaw(p, t)
+	if err != nil {
+		return nil, 0, err
+	}
+	s, ok := r.Text(raw)
+	if !ok {
+		return nil, 0, r.Fail(p, t, ErrInvalidUTF8, ErrCodeInvalidData, "")
+	}
+	return s, next, nil
+}
+
+// Text turns the stored bytes of a string into its value as the engine's
+// UTF-8 parser does: a leading byte order mark is dropped, a NUL ends the
+// string, malformed UTF-8 is refused (Godot 3 accepts more, see
+// DecodeStringGodot3). The result aliases raw unless Godot 3 data needed
+// repair.
+func (r *Reader) Text(raw []byte) ([]byte, bool) {
+	if plainASCII(raw) {
+		return raw, true
+	}
+	return r.textSlow(raw)
+}
+
+func (r *Reader) textSlow(raw []byte) ([]byte, bool) {
+	if len(raw) >= 3 && raw[0] == 0xEF && raw[1] == 0xBB && raw[2] == 0xBF {
+		raw = raw[3:]
+	}
+	if i := bytes.IndexByte(raw, 0); i >= 0 {
+		raw = raw[:i]
+	}
+	if utf8.Valid(raw) {
+		return raw, true
+	}
+	if r.fam == Godot3 {
+		s, ok := DecodeStringGodot3(raw)
+		return []byte(s), ok
+	}
+	return nil, false
+}
+
+// plainASCII reports whether b holds only ASCII bytes other than NUL.
+func plainASCII(b []byte) bool {
+	const hi, lo = 0x8080808080808080, 0x0101010101010101
+	for len(b) >= 8 {
+		w := binary.LittleEndian.Uint64(b)
+		if w&hi != 0 || (w-lo)&^w&hi != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c == 0 || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// Count reads the element count of a packed array of type t at p and
+// checks that count*size bytes follow; it counts the elements against
+// MaxElements. PackedByteArray (size 1) only needs its bytes, not its
+// final padding, to be present.
+func (r *Reader) Count(off, p int, t Type, size int) (int, error) {
+	rem := r.rem(p)
+	if rem < 4 {
+		return 0, r.Short(off, t, 4, rem)
+	}
+	n := int64(int32(wire.U32(r.b[p:])))
+	if n < 0 {
+		return 0, r.Fail(off, t, ErrInvalidData, ErrCodeInvalidData, "negative count "+strconv.FormatInt(n, 10))
+	}
+	if n*int64(size) > int64(rem-4) {
+		return 0, r.Fail(off, t, ErrTruncated, ErrCodeInvalidData,
+			strconv.FormatInt(n, 10)+" elements need "+strconv.FormatInt(n*int64(size), 10)+
+				" bytes, have "+strconv.Itoa(rem-4))
+	}
+	if err := r.Take(off, t, n); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// StringsCount reads the count of a PackedStringArray at p; a negative
+// count is an empty array, as the engine reads it. The elements are
+// counted against MaxElements.
+func (r *Reader) StringsCount(off, p int) (int, error) {
+	t := TypePackedStringArray
+	if rem := r.rem(p); rem < 4 {
+		return 0, r.Short(off, t, 4, rem)
+	}
+	n := int64(int32(wire.U32(r.b[p:])))
+	if n <= 0 {
+		return 0, nil
+	}
+	if err := r.Take(off, t, n); err != nil {
+		return 0, err
+	}
+	return int(n), nil
+}
+
+// NodePathHead reads the head of a NodePath payload at p: its number of
+// names, its total number of strings (names, then subnames) and its
+// absolute flag, as the engine reads them, and returns the offset of the
+// first string. The strings are counted against MaxElements.
+func (r *Reader) NodePathHead(off, p int) (names, total uint32, absolute bool, q int, err error) {
+	t := TypeNodePath
+	rem := r.rem(p)
+	if rem < 4 {
+		return 0, 0, false, 0, r.Short(off, t, 4, rem)
+	}
+	first := wire.U32(r.b[p:])
+	if first&wire.NodePathNewFormat == 0 {
+		return 0, 0, false, 0, r.Fail(off, t, ErrInvalidData, ErrCodeInvalidData, "old NodePath format (bit 31 clear)")
+	}
+	if rem < 12 {
+		return 0, 0, false, 0, r.Short(off, t, 12, rem)
+	}
+	names = first &^ wire.NodePathNewFormat
+	flags := wire.U32(r.b[p+8:])
+	// The engine adds the counts as uint32 and reads that many strings,
+	// names first; the obsolete property flag adds one subname.
+	total = names + wire.U32(r.b[p+4:])
+	if flags&wire.NodePathProperty != 0 {
+		total++
+	}
+	if err := r.Take(off, t, int64(total)); err != nil {
+		return 0, 0, false, 0, err
+	}
+	return names, total, flags&wire.NodePathAbsolute != 0, p + 12, nil
+}
+
+// ObjectHead reads the head of a full Object (not one sent as an
+// instance ID) at p: its class, checked against AllowObjects and Classes,
+// and its property count, counted against MaxElements. An empty class is
+// a null Object: n is then 0 and q the offset after it. Otherwise q is the
+// offset of the first property.
+func (r *Reader) ObjectHead(off, p int) (class []byte, n int, q int, err error) {
+	t := TypeObject
+	if !r.allowObjects {
+		return nil, 0, 0, r.Fail(off, t, ErrObjectsNotAllowed, ErrCodeUnauthorized, "decoding a full Object needs AllowObjects")
+	}
+	class, q, err = r.Str(p, t)
+	if err != nil || len(class) == 0 {
+		return class, 0, q, err
+	}
+	if r.classes != nil && !r.classes(string(class)) {
+		code := ErrCodeInvalidData
+		if r.fam == Godot3 {
+			code = ErrCodeUnavailable
+		}
+		return nil, 0, 0, r.Fail(off, t, ErrObjectsNotAllowed, code,
+			"class "+strconv.Quote(string(class))+" cannot be instantiated (DecOptions.Classes)")
+	}
+	if r.rem(q) < 4 {
+		return nil, 0, 0, r.Short(off, t, 4, r.rem(q))
+	}
+	c := int64(int32(wire.U32(r.b[q:])))
+	q += 4
+	if c > 0 {
+		if err := r.Take(off, t, c); err != nil {
+			return nil, 0, 0, err
+		}
+	}
+	return class, int(max(c, 0)), q, nil
+}
+
+// CheckScript applies the engine's rule to the "script" property of a
+// Godot 4 Object: at is the offset of the property's value, t its type
+// and s its text when it is a String. isNil values pass.
+func (r *Reader) CheckScript(at int, t Type, s []byte, isNil bool) error {
+	if r.fam != Godot4 || isNil {
+		return nil
+	}
+	// Godot 4.3+ names the script by its path and loads it.
+	if t != TypeString || !strings.HasPrefix(string(s), "res://") || len(s) == len("res://") {
+		return prefixPath(r.Fail(at, t, ErrInvalidData, ErrCodeInvalidData,
+			"an Object's script must be a res:// path"), ".script")
+	}
+	if r.scripts != nil && !r.scripts(string(s)) {
+		return prefixPath(r.Fail(at, TypeString, ErrObjectsNotAllowed, ErrCodeInvalidData,
+			"no script "+strconv.Quote(string(s))+" (DecOptions.Scripts)"), ".script")
+	}
+	return nil
+}
+
+// encodedObjectAsID is the class the engine decodes objects sent as
+// instance IDs into, and the class it names in typed containers of objects
+// when objects are not allowed.
+const encodedObjectAsID = "EncodedObjectAsID"
+
+// ContainerType reads the type data of kind kind (a 2-bit field of the
+// header) of a typed container of type t (Godot 4.3+) at p, and returns
+// the offset after it.
+func (r *Reader) ContainerType(off, p int, kind uint32, t Type) (ContainerType, int, error) {
+	switch kind {
+	case wire.KindBuiltin:
+		if r.rem(p) < 4 {
+			return ContainerType{}, 0, r.Short(off, t, 4, r.rem(p))
+		}
+		id := int32(wire.U32(r.b[p:]))
+		if id < 0 || id >= int32(TypeCount) {
+			return ContainerType{}, 0, r.Fail(off, t, ErrInvalidData, ErrCodeInvalidData,
+				"element type id "+strconv.Itoa(int(id)))
+		}
+		if Type(id) == TypeObject && !r.allowObjects && !r.strict {
+			// Without objects the engine types the container as the
+			// class it decodes objects into.
+			return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}, p + 4, nil
+		}
+		return Typed(Type(id)), p + 4, nil
+	case wire.KindClassName, wire.KindScript:
+		raw, next, err := r.Str(p, t)
+		if err != nil {
+			return ContainerType{}, 0, err
+		}
+		name := string(raw)
+		if kind == wire.KindScript {
+			if r.allowObjects && (len(name) <= len("res://") || name[:6] != "res://") {
+				return ContainerType{}, 0, r.Fail(off, t, ErrInvalidData, ErrCodeInvalidData,
+					"script path "+strconv.Quote(name)+" is not a res:// path")
+			}
+			if r.allowObjects && r.scripts != nil && !r.scripts(name) {
+				return ContainerType{}, 0, r.Fail(off, t, ErrObjectsNotAllowed, ErrCodeInvalidData,
+					"no script "+strconv.Quote(name)+" (DecOptions.Scripts)")
+			}
+			return objectContainerType(Script, name, r.allowObjects), next, nil
+		}
+		return objectContainerType(ClassName, name, r.allowObjects), next, nil
+	}
+	return ContainerType{}, p, nil
+}
+
+// objectContainerType is the type of a container typed with objects of a
+// class (kind ClassName) or script (kind Script) named name, as Godot 4.6
+// types it. Without objects the engine names the class EncodedObjectAsID
+// whatever the data says; the model keeps the name the data gives (the
+// encoder writes EncodedObjectAsID then too), except an empty one:
+//
+//   - an empty class name, with objects: any Object, Array[Object];
+//   - an empty class name or script path, without objects: the engine's
+//     Array[EncodedObjectAsID], which the text form can express;
+//   - an empty script path with objects is refused before this.
+func objectContainerType(kind ContainerKind, name string, allowObjects bool) ContainerType {
+	switch {
+	case name == "" && allowObjects:
+		return Typed(TypeObject)
+	case name == "":
+		return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: encodedObjectAsID}
+	}
+	return ContainerType{Kind: kind, Builtin: TypeObject, Name: name}
+}
+
+// ArrayHead reads the head of an Array whose header h is at off: its
+// element type (Godot 4.3+) and its element count, counted against
+// MaxElements. q is the offset of the count; the elements follow it.
+func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err error) {
+	t := TypeArray
+	q = off + 4
+	if r.fam == Godot4 {
+		if elem, q, err = r.ContainerType(off, q, h>>wire.ArrayTypeShift&wire.KindMask, t); err != nil {
+			return elem, 0, 0, err
+		}
+	}
+	n, err = r.containerCount(off, q, t)
+	return elem, n, q, err
+}
+
+// DictHead reads the head of a Dictionary whose header h is at off: its
+// key and value types (Godot 4.4+) and its entry count, counted against
+// MaxElements. q is the offset of the count; the entries follow it.
+func (r *Reader) DictHead(off int, h uint32) (key, value ContainerType, n, q int, err error) {
+	t := TypeDictionary
+	q = off + 4
+	if r.fam == Godot4 {
+		if key, q, err = r.ContainerType(off, q, h>>wire.DictKeyTypeShift&wire.KindMask, t); err != nil {
+			return key, value, 0, 0, err
+		}
+		if value, q, err = r.ContainerType(off, q, h>>wire.DictValueTypeShift&wire.KindMask, t); err != nil {
+			return key, value, 0, 0, err
+		}
+	}
+	n, err = r.containerCount(off, q, t)
+	return key, value, n, q, err
+}
+
+// containerCount reads the count of an Array or Dictionary at p (bit 31,
+// the never-written "shared" flag, ignored) and counts it.
+func (r *Reader) containerCount(off, p int, t Type) (int, error) {
+	if rem := r.rem(p); rem < 4 {
+		return 0, r.Short(off, t, 4, rem)
+	}
+	n := int(wire.U32(r.b[p:]) & wire.CountMask)
+	return n, r.Take(off, t, int64(n))
+}
+
+// Skip checks the Variant at off, nested depth deep, exactly as Value
+// would decode it, without building it. It returns the offset after it,
+// its type, and whether it decodes as nil (Nil, a null Object).
+func (r *Reader) Skip(off, depth int) (next int, t Type, isNil bool, err error) {
+	next, t, isNil, err = r.skip(off, depth)
+	return next, t, isNil, finishPath(err)
+}
+
+func (r *Reader) skip(off, depth int) (int, Type, bool, error) {
+	h, t, err := r.Head(off, depth)
+	if err != nil {
+		return 0, t, false, err
+	}
+	p := off + 4
+	rem := r.rem(p)
+	size := Facts(t).Size
+	if r.Wide(h, t) {
+		size *= 2
+	}
+	if t == TypeRID && r.fam == Godot4 {
+		size = 8
+	}
+	if size > 0 {
+		if rem < size {
+			return 0, t, false, r.Short(off, t, size, rem)
+		}
+		return p + size, t, false, nil
+	}
+	switch t {
+	case TypeNil:
+		return p, t, true, nil
+	case TypeInt, TypeFloat:
+		size := 4
+		if h&wire.Flag64 != 0 {
+			size = 8
+		}
+		if rem < size {
+			return 0, t, false, r.Short(off, t, size, rem)
+		}
+		return p + size, t, false, nil
+	case TypeString, TypeStringName:
+		_, next, err := r.Str(p, t)
+		return next, t, false, err
+	case TypeNodePath:
+		_, total, _, q, err := r.NodePathHead(off, p)
+		if err != nil {
+			return 0, t, false, err
+		}
+		for range total {
+			if _, q, err = r.Str(q, t); err != nil {
+				return 0, t, false, err
+			}
+		}
+		return q, t, false, nil
+	case TypeRID, TypeCallable: // Godot 3's RID has no payload
+		return p, t, false, nil
+	case TypeObject:
+		return r.skipObject(off, p, h, depth)
+	case TypeSignal:
+		_, next, err := r.Str(p, t)
+		if err != nil {
+			return 0, t, false, err
+		}
+		if r.rem(next) < 8 {
+			return 0, t, false, r.Short(off, t, 8, r.rem(next))
+		}
+		return next + 8, t, false, nil
+	case TypeDictionary:
+		_, _, n, q, err := r.DictHead(off, h)
+		if err != nil {
+			return 0, t, false, err
+		}
+		q += 4
+		for i := range n {
+			keyOff := q
+			next, _, _, err := r.skip(q, depth+1)
+			if err != nil {
+				return 0, t, false, prefixPath(err, keyIndexSeg(i))
+			}
+			if q, _, _, err = r.skip(next, depth+1); err != nil {
+				return 0, t, false, prefixPath(err, r.KeySegAt(keyOff, depth+1))
+			}
+		}
+		return q, t, false, nil
+	case TypeArray:
+		_, n, q, err := r.ArrayHead(off, h)
+		if err != nil {
+			return 0, t, false, err
+		}
+		q += 4
+		for i := range n {
+			if q, _, _, err = r.skip(q, depth+1); err != nil {
+				return 0, t, false, prefixPath(err, IndexSeg(i))
+			}
+		}
+		return q, t, false, nil
+	case TypePackedByteArray:
+		n, err := r.Count(off, p, t, 1)
+		if err != nil {
+			return 0, t, false, err
+		}
+		return p + 4 + n + wire.Pad4(n), t, false, nil
+	case TypePackedStringArray:
+		n, err := r.StringsCount(off, p)
+		if err != nil {
+			return 0, t, false, err
+		}
+		q := p + 4
+		for i := range n {
+			if _, q, err = r.Str(q, t); err != nil {
+				return 0, t, false, prefixPath(err, IndexSeg(i))
+			}
+		}
+		return q, t, false, nil
+	}
+	if size := r.ElemSize(h, t); size > 0 {
+		n, err := r.Count(off, p, t, size)
+		return p + 4 + n*size, t, false, err
+	}
+	return 0, t, false, r.Fail(off, t, ErrInvalidType, ErrCodeInvalidData, "")
+}
+
+// ElemSize is the size in bytes of one element of a packed array of type
+// t with header h (0 for the types that are not packed arrays of
+// fixed-size elements).
+func (r *Reader) ElemSize(h uint32, t Type) int {
+	f := Facts(t)
+	if r.Wide(h, t) {
+		return 2 * f.ElemSize
+	}
+	return f.ElemSize
+}
+
+func (r *Reader) skipObject(off, p int, h uint32, depth int) (int, Type, bool, error) {
+	t := TypeObject
+	if h&wire.FlagObjectAsID != 0 {
+		if rem := r.rem(p); rem < 8 {
+			return 0, t, false, r.Short(off, t, 8, rem)
+		}
+		return p + 8, t, wire.U64(r.b[p:]) == 0, nil
+	}
+	class, n, q, err := r.ObjectHead(off, p)
+	if err != nil {
+		return 0, t, false, err
+	}
+	if len(class) == 0 {
+		return q, t, true, nil
+	}
+	for range n {
+		name, at, err := r.Str(q, t)
+		if err != nil {
+			return 0, t, false, err
+		}
+		next, vt, isNil, err := r.skip(at, depth+1)
+		if err != nil {
+			return 0, t, false, prefixPath(err, "."+string(name))
+		}
+		if string(name) == "script" {
+			var s []byte
+			if vt == TypeString {
+				s, _, _ = r.Str(at+4, vt)
+			}
+			if err := r.CheckScript(at, vt, s, isNil); err != nil {
+				return 0, t, false, err
+			}
+		}
+		q = next
+	}
+	return q, t, false, nil
+}
+
+// Value decodes the Variant at off, nested depth deep, as Decode decodes
+// it as part of the whole input, and returns it with the offset after it.
+// Unlike Decode's count, that offset is not limited to the input's length
+// (a PackedByteArray may end without its final padding).
+func (r *Reader) Value(off, depth int) (Value, int, error) {
+	d := decoder{Reader: *r, base: r.elements}
+	v, next, err := d.value(off, depth)
+	r.elements, r.budget = d.elements, d.budget
+	return v, next, finishPath(err)
+}
+
+// KeySegAt renders the Dictionary key at off (read already, its elements
+// counted) as a Variant path segment, for errors; see KeySeg.
+func (r *Reader) KeySegAt(off, depth int) string {
+	d := decoder{Reader: *r}
+	d.maxElements = 0
+	k, _, err := d.value(off, depth)
+	if err != nil {
+		return "[?]"
+	}
+	return KeySeg(k)
+}
