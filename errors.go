@@ -175,6 +175,7 @@ func wireError(op string, ve *variant.Error) *Error {
 // building the paths level by level would cost time and memory quadratic
 // in the nesting depth.
 func prefix(err error, goSeg, varSeg string) error {
+	err = asError(err)
 	if e, ok := err.(*Error); ok {
 		e.goSegs = append(e.goSegs, goSeg)
 		e.varSegs = append(e.varSegs, varSeg)
@@ -198,6 +199,7 @@ func joinPath(segs []string, path string) string {
 // finish tidies an error before it leaves the package: the collected path
 // segments are joined, and the Go path loses its leading dot.
 func finish(err error) error {
+	err = asError(err)
 	if e, ok := err.(*Error); ok {
 		e.Path = strings.TrimPrefix(joinPath(e.goSegs, e.Path), ".")
 		if ve, ok := e.Err.(*variant.Error); ok && e.wire {
@@ -209,22 +211,6 @@ func finish(err error) error {
 		e.goSegs, e.varSegs = nil, nil
 	}
 	return err
-}
-
-func indexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
-
-// keySeg renders a Dictionary key as a Variant path segment, exactly as
-// package variant does: ["name"], [&"name"], [42], [<Vector2>].
-func keySeg(k variant.Value) string {
-	switch k := k.(type) {
-	case variant.String:
-		return "[" + strconv.Quote(string(k)) + "]"
-	case variant.StringName:
-		return "[&" + strconv.Quote(string(k)) + "]"
-	case variant.Int:
-		return "[" + strconv.FormatInt(int64(k), 10) + "]"
-	}
-	return "[<" + variant.TypeOf(k).String() + ">]"
 }
 
 // goKeySeg renders a Go map key as a Go path segment: ["sword"], [3].

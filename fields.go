@@ -255,7 +255,7 @@ func (bd *builder) structFields(t reflect.Type) *structInfo {
 		bd.locate(t, f)
 		f.codec = bd.get(f.typ)
 		f.key = wire.AppendString(wire.AppendU32(nil, uint32(variant.TypeString)), f.name)
-		f.varSeg = keySeg(variant.String(f.name))
+		f.varSeg = variant.KeySeg(variant.String(f.name))
 		f.utf8OK = utf8.ValidString(f.name)
 		f.g3OK = validString(variant.Godot3, f.name)
 		f.clean = f.utf8OK && !strings.ContainsRune(f.name, 0) && !strings.HasPrefix(f.name, "\uFEFF")

@@ -567,14 +567,14 @@ func packedEncoder(pt variant.Type, strict bool) func(e *encodeState, b []byte, 
 			b, _ = hdr(e, b, n)
 			for i, s := range unsafe.Slice((*string)(data), n) {
 				if err := e.checkString(b, pt, s); err != nil {
-					return b, prefix(err, indexSeg(i), indexSeg(i))
+					return b, prefix(err, variant.IndexSeg(i), variant.IndexSeg(i))
 				}
 				b = wire.AppendStringZ(b, s)
 			}
 			return b, nil
 		}
 	case variant.TypePackedVector2Array, variant.TypePackedVector3Array, variant.TypePackedVector4Array:
-		comps := packedComps[pt]
+		comps := variant.Facts(pt).Comps
 		return func(e *encodeState, b []byte, data unsafe.Pointer, n, depth int) ([]byte, error) {
 			if pt == variant.TypePackedVector4Array && e.fam == variant.Godot4 && !e.atLeast(4, 3) {
 				return b, e.unsupported(b, pt, "PackedVector4Array cannot be read before Godot 4.3")
@@ -606,7 +606,7 @@ func (e *encodeState) arrayOf(b []byte, n, depth int, elem func([]byte, int) []b
 	}
 	b = wire.AppendU32(b, uint32(n))
 	if n > 0 && depth >= e.maxDepth {
-		return b, prefix(e.tooDeep(b, variant.TypeUnknown), indexSeg(0), indexSeg(0))
+		return b, prefix(e.tooDeep(b, variant.TypeUnknown), variant.IndexSeg(0), variant.IndexSeg(0))
 	}
 	for i := range n {
 		b = elem(b, i)
@@ -647,13 +647,13 @@ func (bd *builder) elemsEncoder(c *codec, strict bool) func(e *encodeState, b []
 			return b, nil
 		}
 		if depth >= e.maxDepth {
-			return b, prefix(e.tooDeep(b, vt), indexSeg(0), indexSeg(0))
+			return b, prefix(e.tooDeep(b, vt), variant.IndexSeg(0), variant.IndexSeg(0))
 		}
 		saved := e.hops
 		e.hops = 0
 		for i := range n {
 			if b, err = ec.enc(e, b, unsafe.Add(data, uintptr(i)*size), depth+1); err != nil {
-				return b, prefix(err, indexSeg(i), indexSeg(i))
+				return b, prefix(err, variant.IndexSeg(i), variant.IndexSeg(i))
 			}
 		}
 		e.hops = saved

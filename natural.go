@@ -22,13 +22,13 @@ var errOtherKeys = errors.New("gdvar: a Dictionary key that is not a string")
 // alone and again at every enclosing one would decode a deep value once
 // per level.
 func (d *decodeState) naturalValue(off, depth int) (any, int, error) {
-	elements := d.elements
+	elements := d.Elements()
 	v, next, err := d.natural(off, depth)
 	if err != errOtherKeys {
 		return v, next, err
 	}
-	d.elements = elements
-	x, next, err := d.subValue(off, depth)
+	d.SetElements(elements)
+	x, next, err := d.Value(off, depth)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -40,7 +40,7 @@ func (d *decodeState) naturalValue(off, depth int) (any, int, error) {
 // and what has none (typed containers, most model types) through package
 // variant. At a Dictionary with other keys it returns errOtherKeys.
 func (d *decodeState) natural(off, depth int) (any, int, error) {
-	h, wt, err := d.head(off, depth)
+	h, wt, err := d.Head(off, depth)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -48,28 +48,28 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 	case variant.TypeNil:
 		return nil, off + 4, nil
 	case variant.TypeBool:
-		v, next, err := d.boolAt(off)
+		v, next, err := d.Bool(off)
 		if err != nil {
 			return nil, 0, err
 		}
 		return v, next, nil
 	case variant.TypeInt:
-		v, next, err := d.intAt(off, h)
+		v, next, err := d.Int(off, h)
 		if err != nil {
 			return nil, 0, err
 		}
 		return v, next, nil
 	case variant.TypeFloat:
-		v, next, err := d.floatAt(off, h)
+		v, next, err := d.Float(off, h)
 		if err != nil {
 			return nil, 0, err
 		}
 		return v, next, nil
 	case variant.TypeString:
-		if raw, next, ok := d.quickStr(off + 4); ok && plainASCII(raw) {
+		if raw, next, ok := d.QuickText(off + 4); ok {
 			return string(raw), next, nil
 		}
-		s, next, err := d.str(off+4, wt)
+		s, next, err := d.Str(off+4, wt)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -84,7 +84,7 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 		}
 	case variant.TypeVector2, variant.TypeVector3:
 		var c [3]float64
-		next, err := d.reals(off, h, wt, c[:realCount[wt]])
+		next, err := d.reals(off, h, wt, c[:variant.Facts(wt).Reals])
 		if err != nil {
 			return nil, 0, err
 		}
@@ -94,12 +94,12 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 		return variant.Vector3{X: c[0], Y: c[1], Z: c[2]}, next, nil
 	case variant.TypeVector2i, variant.TypeVector3i, variant.TypeColor:
 		var c [4]uint32
-		n := intCount[wt]
+		n := variant.Facts(wt).Ints
 		if wt == variant.TypeColor {
 			n = 4
 		}
 		if rem := len(d.b) - off - 4; rem < 4*n {
-			return nil, 0, d.short(off, wt, 4*n, rem)
+			return nil, 0, d.Short(off, wt, 4*n, rem)
 		}
 		for i := range n {
 			c[i] = wire.U32(d.b[off+4+4*i:])
@@ -117,7 +117,7 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 			return dec(d, off, h)
 		}
 	}
-	v, next, err := d.subValue(off, depth)
+	v, next, err := d.Value(off, depth)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -131,7 +131,7 @@ func (d *decodeState) reals(off int, h uint32, t variant.Type, dst []float64) (i
 	rem := len(d.b) - q
 	if h&wire.Flag64 != 0 && d.fam == variant.Godot4 {
 		if rem < 8*len(dst) {
-			return 0, d.short(off, t, 8*len(dst), rem)
+			return 0, d.Short(off, t, 8*len(dst), rem)
 		}
 		for i := range dst {
 			dst[i] = wire.F64(d.b[q+8*i:])
@@ -139,7 +139,7 @@ func (d *decodeState) reals(off int, h uint32, t variant.Type, dst []float64) (i
 		return q + 8*len(dst), nil
 	}
 	if rem < 4*len(dst) {
-		return 0, d.short(off, t, 4*len(dst), rem)
+		return 0, d.Short(off, t, 4*len(dst), rem)
 	}
 	for i := range dst {
 		dst[i] = float64(wire.F32(d.b[q+4*i:]))
@@ -179,18 +179,18 @@ func (d *decodeState) naturalArray(off, depth int) (any, int, error) {
 	t := variant.TypeArray
 	q := off + 4
 	if rem := len(d.b) - q; rem < 4 {
-		return nil, 0, d.short(off, t, 4, rem)
+		return nil, 0, d.Short(off, t, 4, rem)
 	}
 	n := int(wire.U32(d.b[q:]) & wire.CountMask)
-	if err := d.take(off, t, int64(n)); err != nil {
+	if err := d.Take(off, t, int64(n)); err != nil {
 		return nil, 0, err
 	}
 	q += 4
-	out := make([]any, 0, d.reserve(int64(min(n, max(len(d.b)-q, 0)/4))))
+	out := make([]any, 0, d.Reserve(int64(min(n, max(len(d.b)-q, 0)/4))))
 	for i := range n {
 		v, next, err := d.natural(q, depth+1)
 		if err != nil {
-			return nil, 0, prefix(err, indexSeg(i), indexSeg(i))
+			return nil, 0, prefix(err, variant.IndexSeg(i), variant.IndexSeg(i))
 		}
 		out = append(out, v)
 		q = next
@@ -205,14 +205,14 @@ func (d *decodeState) naturalDictionary(off, depth int) (any, int, error) {
 	t := variant.TypeDictionary
 	q := off + 4
 	if rem := len(d.b) - q; rem < 4 {
-		return nil, 0, d.short(off, t, 4, rem)
+		return nil, 0, d.Short(off, t, 4, rem)
 	}
 	n := int(wire.U32(d.b[q:]) & wire.CountMask)
-	if err := d.take(off, t, int64(n)); err != nil {
+	if err := d.Take(off, t, int64(n)); err != nil {
 		return nil, 0, err
 	}
 	q += 4
-	m := make(map[string]any, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
+	m := make(map[string]any, d.Reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
 	next, err := d.naturalEntries(q, n, depth, m, nil)
 	if err != nil {
 		return nil, 0, err
@@ -227,19 +227,19 @@ func (d *decodeState) naturalDictionary(off, depth int) (any, int, error) {
 func (d *decodeState) naturalEntries(q, n, depth int, m map[string]any, target reflect.Type) (int, error) {
 	for i := range n {
 		keyOff := q
-		_, kwt, err := d.head(q, depth+1)
+		_, kwt, err := d.Head(q, depth+1)
 		if err != nil {
-			return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+			return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 		}
 		if kwt != variant.TypeString && kwt != variant.TypeStringName {
 			if target == nil {
 				return 0, errOtherKeys
 			}
-			return 0, prefix(d.mismatch(keyOff, kwt, target.Key()), keyIndexSeg(i), keyIndexSeg(i))
+			return 0, prefix(d.mismatch(keyOff, kwt, target.Key()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 		}
-		s, next, err := d.str(q+4, kwt)
+		s, next, err := d.Str(q+4, kwt)
 		if err != nil {
-			return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+			return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 		}
 		key := d.intern(s)
 		var v any
@@ -253,7 +253,7 @@ func (d *decodeState) naturalEntries(q, n, depth int, m map[string]any, target r
 			if kwt == variant.TypeStringName {
 				k = variant.StringName(key)
 			}
-			return 0, prefix(err, keySeg(variant.String(key)), keySeg(k))
+			return 0, prefix(err, variant.KeySeg(variant.String(key)), variant.KeySeg(k))
 		}
 		m[key] = v
 		q = next

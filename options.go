@@ -130,9 +130,8 @@ type DecOptions struct {
 // concurrent use.
 type DecMode struct {
 	opts  DecOptions
-	vmode *variant.DecMode // all the options: checks the whole input
-	base  *variant.DecMode // without the size limits: decodes parts of it
-	sub   sync.Map         // remaining depth → *variant.DecMode
+	vmode *variant.DecMode // all the options
+	synth *variant.DecMode // without limits, for values converted by typed containers
 }
 
 // DecMode validates the options and returns a mode built from them.
@@ -147,32 +146,16 @@ func (o DecOptions) DecMode() (*DecMode, error) {
 	}
 	vo := vm.Options()
 	o.Family, o.MaxDepth = vo.Family, vo.MaxDepth
-	base, err := variant.DecOptions{Family: o.Family, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth, Strict: o.Strict,
+	synth, err := variant.DecOptions{Family: o.Family, AllowObjects: o.AllowObjects, MaxDepth: 1 << 16, Strict: o.Strict,
 		Classes: o.Classes, Scripts: o.Scripts}.DecMode()
 	if err != nil {
 		return nil, renameErr(err)
 	}
-	return &DecMode{opts: o, vmode: vm, base: base}, nil
+	return &DecMode{opts: o, vmode: vm, synth: synth}, nil
 }
 
 // Options returns the mode's options, with defaults filled in.
 func (m *DecMode) Options() DecOptions { return m.opts }
-
-// variantAt returns the variant decoding mode for a part of the input
-// nested so deep that r levels are left before the limit (r >= 1).
-func (m *DecMode) variantAt(r int) *variant.DecMode {
-	if r == m.opts.MaxDepth {
-		return m.base
-	}
-	if v, ok := m.sub.Load(r); ok {
-		return v.(*variant.DecMode)
-	}
-	o := m.base.Options()
-	o.MaxDepth = r
-	vm, _ := o.DecMode()
-	v, _ := m.sub.LoadOrStore(r, vm)
-	return v.(*variant.DecMode)
-}
 
 // renameErr turns variant's option errors ("variant: EncOptions.Family 5
 // is neither 3 nor 4") into this package's.

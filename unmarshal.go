@@ -21,36 +21,20 @@ type Unmarshaler interface {
 	UnmarshalVariant(v variant.Value) error
 }
 
-// decodeState is the state of one Unmarshal call.
+// decodeState is the state of one Unmarshal call: the Reader of the
+// input, and what only filling Go values needs.
 type decodeState struct {
+	variant.Reader
 	m             *DecMode
-	b             []byte
+	b             []byte // the input, as the Reader has it
 	fam           variant.Family
 	maxDepth      int
 	allowObjects  bool
-	classes       func(string) bool // DecOptions.Classes
-	scripts       func(string) bool // DecOptions.Scripts
 	rejectUnknown bool
 	hops          int
-	maxElements   int64
-	elements      int64 // counted so far, for MaxElements
-	strict        bool
-	budget        int64             // elements containers may still reserve room for
 	keys          map[string]string // Dictionary key strings, interned
 	chunks        textchunk.Chunks  // string fields, past the first elements
 	scratch       sliceHeader
-}
-
-// reserve returns how many elements a container may reserve room for up
-// front: what its count claims, as far as the remaining bytes allow, and as
-// long as all the reservations of the call stay within an eighth of the
-// input's length. Nested containers each claiming the rest of the input
-// would otherwise reserve room quadratic in its size; past the budget,
-// containers grow as their elements actually arrive.
-func (d *decodeState) reserve(n int64) int {
-	c := max(min(n, d.budget), 0)
-	d.budget -= c
-	return int(c)
 }
 
 var decodeStates = sync.Pool{New: func() any { return new(decodeState) }}
@@ -106,15 +90,16 @@ func (m *DecMode) UnmarshalFirst(data []byte, v any) (int, error) {
 	keys := d.keys
 	clear(keys)
 	*d = decodeState{
-		keys: keys,
-		m:    m, b: data, fam: o.Family, maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements),
-		allowObjects: o.AllowObjects, rejectUnknown: o.RejectUnknownFields, strict: o.Strict,
-		classes: o.Classes, scripts: o.Scripts, budget: int64(len(data) / 8),
+		Reader: m.vmode.Reader(data),
+		keys:   keys,
+		m:      m, b: data, fam: o.Family, maxDepth: o.MaxDepth,
+		allowObjects: o.AllowObjects, rejectUnknown: o.RejectUnknownFields,
 	}
 	next, err := c.dec(d, 0, rv.UnsafePointer(), 0)
 	*d = decodeState{keys: d.keys}
 	decodeStates.Put(d)
 	if err != nil {
+		err = asError(err)
 		if e, ok := err.(*Error); !ok || !e.wire {
 			// A value that does not fit: if the bytes are malformed
 			// anywhere, that is the error, as for variant.Decode.
@@ -141,7 +126,7 @@ func (d *decodeState) semErr(off int, t variant.Type, gt reflect.Type, err error
 
 func decUnsupported(t reflect.Type) decFunc {
 	return func(d *decodeState, off int, _ unsafe.Pointer, depth int) (int, error) {
-		_, wt, err := d.head(off, depth)
+		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -151,13 +136,13 @@ func decUnsupported(t reflect.Type) decFunc {
 
 func decBool(t reflect.Type) decFunc {
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		_, wt, err := d.head(off, depth)
+		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
 		switch wt {
 		case variant.TypeBool:
-			v, next, err := d.boolAt(off)
+			v, next, err := d.Bool(off)
 			if err != nil {
 				return 0, err
 			}
@@ -184,11 +169,11 @@ func decInt(t reflect.Type) decFunc {
 		}
 	}
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.quickHead(off, depth)
+		h, ok := d.QuickHead(off, depth)
 		wt := variant.Type(uint8(h))
 		if !ok {
 			var err error
-			if h, wt, err = d.headSlow(off, depth); err != nil {
+			if h, wt, err = d.Head(off, depth); err != nil {
 				return 0, err
 			}
 		}
@@ -198,7 +183,7 @@ func decInt(t reflect.Type) decFunc {
 			}
 			return 0, d.mismatch(off, wt, t)
 		}
-		v, next, err := d.intAt(off, h)
+		v, next, err := d.Int(off, h)
 		if err != nil {
 			return 0, err
 		}
@@ -222,11 +207,11 @@ func decInt(t reflect.Type) decFunc {
 func decFloat(t reflect.Type) decFunc {
 	f32 := t.Kind() == reflect.Float32
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.quickHead(off, depth)
+		h, ok := d.QuickHead(off, depth)
 		wt := variant.Type(uint8(h))
 		if !ok {
 			var err error
-			if h, wt, err = d.headSlow(off, depth); err != nil {
+			if h, wt, err = d.Head(off, depth); err != nil {
 				return 0, err
 			}
 		}
@@ -235,10 +220,10 @@ func decFloat(t reflect.Type) decFunc {
 		var err error
 		switch wt {
 		case variant.TypeFloat:
-			f, next, err = d.floatAt(off, h)
+			f, next, err = d.Float(off, h)
 		case variant.TypeInt:
 			var i int64
-			i, next, err = d.intAt(off, h)
+			i, next, err = d.Int(off, h)
 			f = float64(i)
 		case variant.TypeNil:
 			return off + 4, nil
@@ -264,7 +249,7 @@ func decFloat(t reflect.Type) decFunc {
 // dozen elements (an Array of records), short strings share blocks of
 // memory instead of one allocation each.
 func (d *decodeState) stringOf(raw []byte) string {
-	if d.elements < 32 {
+	if d.Elements() < 32 {
 		return string(raw)
 	}
 	return d.chunks.String(raw)
@@ -272,21 +257,21 @@ func (d *decodeState) stringOf(raw []byte) string {
 
 func decString(t reflect.Type) decFunc {
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.quickHead(off, depth)
+		h, ok := d.QuickHead(off, depth)
 		wt := variant.Type(uint8(h))
 		if !ok {
 			var err error
-			if _, wt, err = d.headSlow(off, depth); err != nil {
+			if _, wt, err = d.Head(off, depth); err != nil {
 				return 0, err
 			}
 		}
 		switch wt {
 		case variant.TypeString, variant.TypeStringName:
-			if raw, next, ok := d.quickStr(off + 4); ok && plainASCII(raw) {
+			if raw, next, ok := d.QuickText(off + 4); ok {
 				*(*string)(p) = d.stringOf(raw)
 				return next, nil
 			}
-			s, next, err := d.str(off+4, wt)
+			s, next, err := d.Str(off+4, wt)
 			if err != nil {
 				return 0, err
 			}
@@ -304,7 +289,7 @@ func decString(t reflect.Type) decFunc {
 // 3339 or Godot's "YYYY-MM-DDTHH:MM:SS" form (UTC). The result is in UTC
 // unless the text names a zone.
 func decTime(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-	h, wt, err := d.head(off, depth)
+	h, wt, err := d.Head(off, depth)
 	if err != nil {
 		return 0, err
 	}
@@ -313,7 +298,7 @@ func decTime(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) 
 	switch wt {
 	case variant.TypeFloat:
 		var f float64
-		if f, next, err = d.floatAt(off, h); err != nil {
+		if f, next, err = d.Float(off, h); err != nil {
 			return 0, err
 		}
 		if f != f || math.Abs(f) > 1<<62 {
@@ -327,13 +312,13 @@ func decTime(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) 
 		tm = time.Unix(int64(sec), int64(ns)).UTC()
 	case variant.TypeInt:
 		var i int64
-		if i, next, err = d.intAt(off, h); err != nil {
+		if i, next, err = d.Int(off, h); err != nil {
 			return 0, err
 		}
 		tm = time.Unix(i, 0).UTC()
 	case variant.TypeString, variant.TypeStringName:
 		var s []byte
-		if s, next, err = d.str(off+4, wt); err != nil {
+		if s, next, err = d.Str(off+4, wt); err != nil {
 			return 0, err
 		}
 		var perr error
@@ -364,7 +349,7 @@ func parseTime(s string) (time.Time, error) {
 
 func decUnmarshaler(t reflect.Type) decFunc {
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		v, next, err := d.subValue(off, depth)
+		v, next, err := d.Value(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -377,13 +362,13 @@ func decUnmarshaler(t reflect.Type) decFunc {
 
 func decTextUnmarshaler(t reflect.Type) decFunc {
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		_, wt, err := d.head(off, depth)
+		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
 		switch wt {
 		case variant.TypeString, variant.TypeStringName:
-			s, next, err := d.str(off+4, wt)
+			s, next, err := d.Str(off+4, wt)
 			if err != nil {
 				return 0, err
 			}
@@ -421,7 +406,7 @@ func (bd *builder) modelDecoder(c *codec, vt variant.Type) {
 		return
 	}
 	c.dec = func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		v, next, err := d.subValue(off, depth)
+		v, next, err := d.Value(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -453,11 +438,11 @@ func (d *decodeState) assign(off int, t reflect.Type, p unsafe.Pointer, v varian
 func decReals(t reflect.Type, l *mathLayout) decFunc {
 	n := len(l.offs)
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.quickHead(off, depth)
+		h, ok := d.QuickHead(off, depth)
 		wt := variant.Type(uint8(h))
 		if !ok {
 			var err error
-			if h, wt, err = d.headSlow(off, depth); err != nil {
+			if h, wt, err = d.Head(off, depth); err != nil {
 				return 0, err
 			}
 		}
@@ -471,7 +456,7 @@ func decReals(t reflect.Type, l *mathLayout) decFunc {
 		rem := len(d.b) - q
 		if h&wire.Flag64 != 0 && d.fam == variant.Godot4 {
 			if rem < 8*n {
-				return 0, d.short(off, wt, 8*n, rem)
+				return 0, d.Short(off, wt, 8*n, rem)
 			}
 			src := d.b[q : q+8*n]
 			for i, o := range l.offs {
@@ -480,7 +465,7 @@ func decReals(t reflect.Type, l *mathLayout) decFunc {
 			return q + 8*n, nil
 		}
 		if rem < 4*n {
-			return 0, d.short(off, wt, 4*n, rem)
+			return 0, d.Short(off, wt, 4*n, rem)
 		}
 		src := d.b[q : q+4*n]
 		for i, o := range l.offs {
@@ -495,7 +480,7 @@ func decReals(t reflect.Type, l *mathLayout) decFunc {
 func decInt32s(t reflect.Type, l *mathLayout) decFunc {
 	n := len(l.offs)
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		_, wt, err := d.head(off, depth)
+		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -507,7 +492,7 @@ func decInt32s(t reflect.Type, l *mathLayout) decFunc {
 		}
 		q := off + 4
 		if rem := len(d.b) - q; rem < 4*n {
-			return 0, d.short(off, wt, 4*n, rem)
+			return 0, d.Short(off, wt, 4*n, rem)
 		}
 		src := d.b[q : q+4*n]
 		for i, o := range l.offs {
@@ -520,7 +505,7 @@ func decInt32s(t reflect.Type, l *mathLayout) decFunc {
 func decPointer(t reflect.Type, ec *codec) decFunc {
 	et := t.Elem()
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		_, wt, err := d.head(off, depth)
+		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -545,7 +530,7 @@ func decPointer(t reflect.Type, ec *codec) decFunc {
 func decInterface(t reflect.Type) decFunc {
 	if t == valueType {
 		return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-			v, next, err := d.subValue(off, depth)
+			v, next, err := d.Value(off, depth)
 			if err != nil {
 				return 0, err
 			}
@@ -558,7 +543,7 @@ func decInterface(t reflect.Type) decFunc {
 			cur := (*any)(p)
 			if *cur != nil {
 				if rv := reflect.ValueOf(*cur); rv.Kind() == reflect.Pointer && !rv.IsNil() {
-					_, wt, err := d.head(off, depth)
+					_, wt, err := d.Head(off, depth)
 					if err != nil {
 						return 0, err
 					}
@@ -577,7 +562,7 @@ func decInterface(t reflect.Type) decFunc {
 	}
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
 		iv := reflect.NewAt(t, p).Elem()
-		_, wt, err := d.head(off, depth)
+		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -625,9 +610,10 @@ func (d *decodeState) fromValue(c *codec, v variant.Value, off int, p unsafe.Poi
 	if err != nil {
 		return d.mismatch(off, variant.TypeOf(v), c.typ)
 	}
-	sub := &decodeState{m: d.m, b: buf, budget: int64(len(buf) / 8), fam: d.fam, maxDepth: 1 << 16, allowObjects: d.allowObjects,
-		classes: d.classes, scripts: d.scripts, rejectUnknown: d.rejectUnknown, strict: d.strict}
+	sub := &decodeState{Reader: d.m.synth.Reader(buf), m: d.m, b: buf, fam: d.fam, maxDepth: d.m.synth.Options().MaxDepth,
+		allowObjects: d.allowObjects, rejectUnknown: d.rejectUnknown}
 	if _, err := c.dec(sub, 0, p, 0); err != nil {
+		err = asError(err)
 		if e, ok := err.(*Error); ok {
 			e.Offset = off
 			if ve, ok := e.Err.(*variant.Error); ok && e.wire {
@@ -639,36 +625,17 @@ func (d *decodeState) fromValue(c *codec, v variant.Value, off int, p unsafe.Poi
 	return nil
 }
 
-// conformed applies a typed container's rule to one of its elements that
-// is not of its type, through package variant: the container's header and
-// type data are d.b[off:p], the element (or, for a Dictionary, the key) is
-// d.b[q:next], nested depth+1 deep. It returns the element as the engine
-// converts it, or false when the engine drops it. Only the element is
-// decoded again, so the work stays linear in the input.
-func (d *decodeState) conformed(off, p, q, next, depth int, dict bool) (variant.Value, bool, error) {
-	next = min(next, len(d.b))
-	buf := make([]byte, 0, p-off+next-q+8)
-	buf = append(buf, d.b[off:p]...)
-	buf = wire.AppendU32(buf, 1)
-	buf = append(buf, d.b[q:next]...)
-	if dict {
-		buf = wire.AppendU32(buf, 0) // a Nil value
-	}
-	v, _, err := d.m.variantAt(max(d.maxDepth-depth, 1)).Decode(buf)
+// conformed applies a typed container's rule (of type ct) to one of its
+// elements (or keys) that is not of its type: the element at q, nested
+// depth+1 deep, read and checked already. It returns the element as the
+// engine converts it, or false when the engine drops it.
+func (d *decodeState) conformed(ct variant.ContainerType, q, depth int) (variant.Value, bool, error) {
+	v, _, err := d.Reread(q, depth+1)
 	if err != nil {
-		return nil, false, d.semErr(q, variant.TypeUnknown, nil, ErrTypeMismatch, "typed container element: "+err.Error())
+		return nil, false, err
 	}
-	switch x := v.(type) {
-	case *variant.Array:
-		if x.Len() == 1 {
-			return x.Values[0], true, nil
-		}
-	case *variant.Dictionary:
-		if x.Len() == 1 {
-			return x.Entries()[0].Key, true, nil
-		}
-	}
-	return nil, false, nil
+	v, ok := variant.Conform(v, ct)
+	return v, ok, nil
 }
 
 func (bd *builder) sliceDecoder(c *codec) {
@@ -680,7 +647,7 @@ func (bd *builder) sliceDecoder(c *codec) {
 		exact = packedDecoder(pt)
 	}
 	c.dec = func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, wt, err := d.head(off, depth)
+		h, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -702,7 +669,7 @@ func (bd *builder) sliceDecoder(c *codec) {
 // fromPacked decodes a packed array into a Go slice or array of elements
 // of another type, element by element.
 func (d *decodeState) fromPacked(c *codec, off int, p unsafe.Pointer, depth int) (int, error) {
-	v, next, err := d.subValue(off, depth)
+	v, next, err := d.Value(off, depth)
 	if err != nil {
 		return 0, err
 	}
@@ -729,7 +696,7 @@ func resize[T any](p unsafe.Pointer, n int) []T {
 func numericPacked[T wire.Number](pt variant.Type, fill func([]T, []byte)) func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
 	size := int(unsafe.Sizeof(T(0)))
 	return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-		n, err := d.count(off, off+4, pt, size)
+		n, err := d.Count(off, off+4, pt, size)
 		if err != nil {
 			return 0, err
 		}
@@ -744,7 +711,7 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 	switch pt {
 	case variant.TypePackedByteArray:
 		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-			n, err := d.count(off, off+4, pt, 1)
+			n, err := d.Count(off, off+4, pt, 1)
 			if err != nil {
 				return 0, err
 			}
@@ -761,7 +728,7 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 		return numericPacked(pt, wire.Float64s)
 	case variant.TypePackedColorArray:
 		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-			n, err := d.count(off, off+4, pt, 16)
+			n, err := d.Count(off, off+4, pt, 16)
 			if err != nil {
 				return 0, err
 			}
@@ -775,24 +742,24 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
 			q := off + 4
 			if rem := len(d.b) - q; rem < 4 {
-				return 0, d.short(off, pt, 4, rem)
+				return 0, d.Short(off, pt, 4, rem)
 			}
 			n := int64(int32(wire.U32(d.b[q:])))
 			q += 4
 			if n > 0 {
-				if err := d.take(off, pt, n); err != nil {
+				if err := d.Take(off, pt, n); err != nil {
 					return 0, err
 				}
 			}
 			s := (*[]string)(p)
 			out := (*s)[:0]
 			if out == nil {
-				out = make([]string, 0, d.reserve(min(n, int64(max(len(d.b)-q, 0)/4))))
+				out = make([]string, 0, d.Reserve(min(n, int64(max(len(d.b)-q, 0)/4))))
 			}
 			for i := int64(0); i < n; i++ {
-				v, next, err := d.str(q, pt)
+				v, next, err := d.Str(q, pt)
 				if err != nil {
-					return 0, prefix(err, indexSeg(int(i)), indexSeg(int(i)))
+					return 0, prefix(err, variant.IndexSeg(int(i)), variant.IndexSeg(int(i)))
 				}
 				out = append(out, string(v))
 				q = next
@@ -812,14 +779,14 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 
 // packedReals decodes a packed array of real vectors into a slice of V.
 func packedReals[V variant.Vector2 | variant.Vector3 | variant.Vector4](pt variant.Type) func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
-	comps := packedComps[pt]
+	comps := variant.Facts(pt).Comps
 	return func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
 		size := 4
 		wide := h&wire.Flag64 != 0 && d.fam == variant.Godot4
 		if wide {
 			size = 8
 		}
-		n, err := d.count(off, off+4, pt, comps*size)
+		n, err := d.Count(off, off+4, pt, comps*size)
 		if err != nil {
 			return 0, err
 		}
@@ -846,22 +813,10 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 	t := c.typ
 	esize := ec.size
 	return func(d *decodeState, off int, h uint32, p unsafe.Pointer, fixed, depth int) (int, error) {
-		q := off + 4
-		var ct variant.ContainerType
-		if kind := h >> wire.ArrayTypeShift & wire.KindMask; d.fam == variant.Godot4 && kind != 0 {
-			var err error
-			if ct, q, err = d.containerType(off, q, kind, variant.TypeArray); err != nil {
-				return 0, err
-			}
-		}
-		if rem := len(d.b) - q; rem < 4 {
-			return 0, d.short(off, variant.TypeArray, 4, rem)
-		}
-		n := int(wire.U32(d.b[q:]) & wire.CountMask)
-		if err := d.take(off, variant.TypeArray, int64(n)); err != nil {
+		ct, n, q, err := d.ArrayHead(off, h)
+		if err != nil {
 			return 0, err
 		}
-		countAt := q
 		q += 4
 		typed := ct.IsTyped()
 
@@ -873,7 +828,7 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 		} else {
 			// No count reserves more than the bytes left could hold (4
 			// bytes an element at least).
-			want := d.reserve(int64(min(n, max(len(d.b)-q, 0)/4)))
+			want := d.Reserve(int64(min(n, max(len(d.b)-q, 0)/4)))
 			if cur := (*sliceHeader)(p); cur.Data != nil && cur.Cap >= want {
 				base, capN = cur.Data, cur.Cap
 				d.clearElems(t, ec, base, want)
@@ -888,17 +843,17 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 			var conv variant.Value
 			converted, next := false, 0
 			if typed {
-				_, wt, err := d.head(q, depth+1)
+				_, wt, err := d.Head(q, depth+1)
 				if err != nil {
-					return 0, prefix(err, indexSeg(kept), indexSeg(i))
+					return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
 				}
 				if !exact(wt, ct) {
-					if next, _, _, err = d.skip(q, depth+1); err != nil {
-						return 0, prefix(err, indexSeg(kept), indexSeg(i))
+					if next, _, _, err = d.Skip(q, depth+1); err != nil {
+						return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
 					}
-					v, ok, err := d.conformed(off, countAt, q, next, depth, false)
+					v, ok, err := d.conformed(ct, q, depth)
 					if err != nil {
-						return 0, prefix(err, indexSeg(kept), indexSeg(i))
+						return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
 					}
 					if !ok {
 						q = next // the engine drops what its typed Array refuses
@@ -913,8 +868,8 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 					// them, then fail.
 					if !converted {
 						var err error
-						if next, _, _, err = d.skip(q, depth+1); err != nil {
-							return 0, prefix(err, indexSeg(kept), indexSeg(i))
+						if next, _, _, err = d.Skip(q, depth+1); err != nil {
+							return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
 						}
 					}
 					q = next
@@ -933,7 +888,7 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 				next, err = ec.dec(d, q, ep, depth+1)
 			}
 			if err != nil {
-				return 0, prefix(err, indexSeg(kept), indexSeg(i))
+				return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
 			}
 			q = next
 			kept++
@@ -970,7 +925,7 @@ func decArray(c, ec *codec) decFunc {
 	elems := decElems(c, ec)
 	bytesArray := t.Elem().Kind() == reflect.Uint8 && plainKind(t.Elem())
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, wt, err := d.head(off, depth)
+		h, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -978,7 +933,7 @@ func decArray(c, ec *codec) decFunc {
 		case wt == variant.TypeArray:
 			return elems(d, off, h, p, n, depth)
 		case bytesArray && wt == variant.TypePackedByteArray:
-			m, err := d.count(off, off+4, wt, 1)
+			m, err := d.Count(off, off+4, wt, 1)
 			if err != nil {
 				return 0, err
 			}
@@ -997,31 +952,6 @@ func decArray(c, ec *codec) decFunc {
 	}
 }
 
-// dictHead reads the header of a Dictionary at off (h read already): its
-// key type, its count, and the offsets of the count and the entries.
-func (d *decodeState) dictHead(off int, h uint32) (variant.ContainerType, int, int, error) {
-	t := variant.TypeDictionary
-	q := off + 4
-	var kt variant.ContainerType
-	if d.fam == variant.Godot4 && h>>wire.DictKeyTypeShift&0xF != 0 {
-		var err error
-		if kt, q, err = d.containerType(off, q, h>>wire.DictKeyTypeShift&wire.KindMask, t); err != nil {
-			return kt, 0, 0, err
-		}
-		if _, q, err = d.containerType(off, q, h>>wire.DictValueTypeShift&wire.KindMask, t); err != nil {
-			return kt, 0, 0, err
-		}
-	}
-	if rem := len(d.b) - q; rem < 4 {
-		return kt, 0, 0, d.short(off, t, 4, rem)
-	}
-	n := int(wire.U32(d.b[q:]) & wire.CountMask)
-	if err := d.take(off, t, int64(n)); err != nil {
-		return kt, 0, 0, err
-	}
-	return kt, n, q, nil
-}
-
 // nilable reports whether a Go value of type t can be nil.
 func nilable(t reflect.Type) bool {
 	switch t.Kind() {
@@ -1031,12 +961,10 @@ func nilable(t reflect.Type) bool {
 	return false
 }
 
-func keyIndexSeg(i int) string { return "{key " + strconv.Itoa(i) + "}" }
-
 func decMap(c, kc, vc *codec) decFunc {
 	t := c.typ
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, wt, err := d.head(off, depth)
+		h, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -1047,7 +975,7 @@ func decMap(c, kc, vc *codec) decFunc {
 			}
 			return 0, d.mismatch(off, wt, t)
 		}
-		kt, n, countAt, err := d.dictHead(off, h)
+		kt, _, n, countAt, err := d.DictHead(off, h)
 		if err != nil {
 			return 0, err
 		}
@@ -1055,7 +983,7 @@ func decMap(c, kc, vc *codec) decFunc {
 		if t == mapStringAnyType && !kt.IsTyped() && h>>wire.DictValueTypeShift&wire.KindMask == 0 {
 			m := *(*map[string]any)(p)
 			if m == nil {
-				m = make(map[string]any, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
+				m = make(map[string]any, d.Reserve(int64(min(n, max(len(d.b)-q, 0)/8))))
 				*(*map[string]any)(p) = m
 			}
 			next, err := d.naturalEntries(q, n, depth, m, t)
@@ -1063,7 +991,7 @@ func decMap(c, kc, vc *codec) decFunc {
 		}
 		mv := reflect.NewAt(t, p).Elem()
 		if mv.IsNil() {
-			mv.Set(reflect.MakeMapWithSize(t, d.reserve(int64(min(n, max(len(d.b)-q, 0)/8)))))
+			mv.Set(reflect.MakeMapWithSize(t, d.Reserve(int64(min(n, max(len(d.b)-q, 0)/8)))))
 		}
 		kv := reflect.New(t.Key()).Elem()
 		vv := reflect.New(t.Elem()).Elem()
@@ -1074,22 +1002,22 @@ func decMap(c, kc, vc *codec) decFunc {
 		ifaceKeys := t.Key().Kind() == reflect.Interface
 		for i := range n {
 			keyOff := q
-			_, kwt, err := d.head(q, depth+1)
+			_, kwt, err := d.Head(q, depth+1)
 			if err != nil {
-				return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+				return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 			}
 			kv.SetZero()
 			var next int
 			if exact(kwt, kt) {
 				if kwt == variant.TypeNil && !nilKeys {
 					// Not the zero value, which would be a key of its own.
-					return 0, prefix(d.mismatch(q, kwt, t.Key()), keyIndexSeg(i), keyIndexSeg(i))
+					return 0, prefix(d.mismatch(q, kwt, t.Key()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 				}
 				if next, err = kc.dec(d, q, kp, depth+1); err != nil {
-					return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+					return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 				}
 			} else {
-				key, ok, after, err := d.typedKey(off, countAt, q, i, depth)
+				key, ok, after, err := d.typedKey(kt, q, i, depth)
 				if err != nil {
 					return 0, err
 				}
@@ -1098,21 +1026,21 @@ func decMap(c, kc, vc *codec) decFunc {
 					continue
 				}
 				if key == nil && !nilKeys {
-					return 0, prefix(d.mismatch(q, variant.TypeNil, t.Key()), keyIndexSeg(i), keyIndexSeg(i))
+					return 0, prefix(d.mismatch(q, variant.TypeNil, t.Key()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 				}
 				if err := d.fromValue(kc, key, q, kp); err != nil {
-					return 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+					return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 				}
 				next = after
 			}
 			if ifaceKeys && !kv.Comparable() {
 				// A Go map cannot hold a slice or map as a key.
 				return 0, prefix(d.semErr(keyOff, kwt, t, ErrTypeMismatch,
-					"cannot use a "+kv.Elem().Type().String()+" as a key of "+t.String()), keyIndexSeg(i), keyIndexSeg(i))
+					"cannot use a "+kv.Elem().Type().String()+" as a key of "+t.String()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 			}
 			vv.SetZero()
 			if q, err = vc.dec(d, next, vp, depth+1); err != nil {
-				return 0, prefix(err, goKeySeg(kv), d.keySegAt(keyOff, depth+1))
+				return 0, prefix(err, goKeySeg(kv), d.KeySegAt(keyOff, depth+1))
 			}
 			mv.SetMapIndex(kv, vv)
 		}
@@ -1126,24 +1054,24 @@ func decMap(c, kc, vc *codec) decFunc {
 // Dictionary's key type: it returns the key as the engine converts it,
 // and the offset of the entry's value; or false when the engine drops the
 // entry, with the offset after the (checked) value.
-func (d *decodeState) typedKey(off, countAt, q, i, depth int) (variant.Value, bool, int, error) {
-	next, _, _, err := d.skip(q, depth+1)
+func (d *decodeState) typedKey(kt variant.ContainerType, q, i, depth int) (variant.Value, bool, int, error) {
+	next, _, _, err := d.Skip(q, depth+1)
 	if err != nil {
-		return nil, false, 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+		return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 	}
 	if next > len(d.b) {
 		// A key whose final padding is missing: no value can follow.
-		_, _, _, err := d.skip(next, depth+1)
-		return nil, false, 0, prefix(err, keyIndexSeg(i), d.keySegAt(q, depth+1))
+		_, _, _, err := d.Skip(next, depth+1)
+		return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), d.KeySegAt(q, depth+1))
 	}
-	key, ok, err := d.conformed(off, countAt, q, next, depth, true)
+	key, ok, err := d.conformed(kt, q, depth)
 	if err != nil {
-		return nil, false, 0, prefix(err, keyIndexSeg(i), keyIndexSeg(i))
+		return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
 	}
 	if !ok {
-		after, _, _, err := d.skip(next, depth+1)
+		after, _, _, err := d.Skip(next, depth+1)
 		if err != nil {
-			return nil, false, 0, prefix(err, keyIndexSeg(i), d.keySegAt(q, depth+1))
+			return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), d.KeySegAt(q, depth+1))
 		}
 		return nil, false, after, nil
 	}
@@ -1154,11 +1082,11 @@ func decStruct(c *codec, info *structInfo) decFunc {
 	t := c.typ
 	fields := info.fields
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.quickHead(off, depth)
+		h, ok := d.QuickHead(off, depth)
 		wt := variant.Type(uint8(h))
 		if !ok {
 			var err error
-			if h, wt, err = d.headSlow(off, depth); err != nil {
+			if h, wt, err = d.Head(off, depth); err != nil {
 				return 0, err
 			}
 		}
@@ -1168,7 +1096,7 @@ func decStruct(c *codec, info *structInfo) decFunc {
 			}
 			return 0, d.mismatch(off, wt, t)
 		}
-		kt, n, countAt, err := d.dictHead(off, h)
+		kt, _, n, countAt, err := d.DictHead(off, h)
 		if err != nil {
 			return 0, err
 		}
@@ -1193,12 +1121,12 @@ func decStruct(c *codec, info *structInfo) decFunc {
 				keyOff := q
 				var skip bool
 				if typedKeys {
-					_, kwt, err := d.head(q, depth+1)
+					_, kwt, err := d.Head(q, depth+1)
 					if err != nil {
-						return 0, prefix(err, "", keyIndexSeg(i))
+						return 0, prefix(err, "", variant.KeyIndexSeg(i))
 					}
 					if !exact(kwt, kt) {
-						k, ok, after, err := d.typedKey(off, countAt, q, i, depth)
+						k, ok, after, err := d.typedKey(kt, q, i, depth)
 						if err != nil {
 							return 0, err
 						}
@@ -1291,7 +1219,7 @@ func (d *decodeState) fastField(f *field, fp unsafe.Pointer, q int) (int, bool) 
 		}
 	case fastString:
 		if h == uint32(variant.TypeString) {
-			if raw, next, ok := d.quickStr(q + 4); ok && plainASCII(raw) {
+			if raw, next, ok := d.QuickText(q + 4); ok {
 				*(*string)(fp) = d.stringOf(raw)
 				return next, true
 			}
@@ -1311,17 +1239,16 @@ type structKey struct {
 func (k structKey) seg() string {
 	switch {
 	case k.value != nil:
-		return keySeg(k.value)
+		return variant.KeySeg(k.value)
 	case k.stringName:
-		return keySeg(variant.StringName(k.name))
+		return variant.KeySeg(variant.StringName(k.name))
 	}
-	return keySeg(variant.String(k.name))
+	return variant.KeySeg(variant.String(k.name))
 }
 
 // keyAt decodes the (checked) key at off again, as stored, for paths.
 func (d *decodeState) keyAt(off, depth int) variant.Value {
-	defer func(n int64) { d.elements = n }(d.elements) // counted already
-	k, _, err := d.subValue(off, depth)
+	k, _, err := d.Reread(off, depth)
 	if err != nil {
 		return nil
 	}
@@ -1333,16 +1260,16 @@ func (d *decodeState) keyAt(off, depth int) variant.Value {
 // left out (an unknown name), with the entry's value checked and next
 // after it.
 func (d *decodeState) structKey(info *structInfo, t reflect.Type, q, i, depth int) (f *field, key structKey, next int, skip bool, err error) {
-	_, kwt, err := d.head(q, depth)
+	_, kwt, err := d.Head(q, depth)
 	if err != nil {
-		return nil, key, 0, false, prefix(err, "", keyIndexSeg(i))
+		return nil, key, 0, false, prefix(err, "", variant.KeyIndexSeg(i))
 	}
 	if kwt != variant.TypeString && kwt != variant.TypeStringName {
 		return nil, key, 0, false, d.badKey(q, kwt, t)
 	}
-	s, next, err := d.str(q+4, kwt)
+	s, next, err := d.Str(q+4, kwt)
 	if err != nil {
-		return nil, key, 0, false, prefix(err, "", keyIndexSeg(i))
+		return nil, key, 0, false, prefix(err, "", variant.KeyIndexSeg(i))
 	}
 	key.name, key.stringName = s, kwt == variant.TypeStringName
 	f, next, skip, err = d.field(info, t, key, q, next, depth)
@@ -1359,7 +1286,7 @@ func (d *decodeState) field(info *structInfo, t reflect.Type, key structKey, key
 		return nil, 0, false, d.semErr(keyOff, variant.TypeDictionary, t, ErrUnknownField,
 			"unknown field "+strconv.Quote(string(key.name))+" for "+t.String())
 	}
-	next, _, _, err := d.skip(q, depth)
+	next, _, _, err := d.Skip(q, depth)
 	if err != nil {
 		return nil, 0, false, prefix(err, "."+string(key.name), key.seg())
 	}

@@ -143,32 +143,23 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 	case TypeNil:
 		return nil, p, nil
 	case TypeBool:
-		if rem < 4 {
-			return nil, 0, d.Short(off, t, 4, rem)
+		x, next, err := d.Bool(off)
+		if err != nil {
+			return nil, 0, err
 		}
-		return Bool(wire.U32(d.b[p:]) != 0), p + 4, nil
+		return Bool(x), next, nil
 	case TypeInt:
-		if h&wire.Flag64 != 0 {
-			if rem < 8 {
-				return nil, 0, d.Short(off, t, 8, rem)
-			}
-			return d.boxInt(Int(wire.U64(d.b[p:]))), p + 8, nil
+		x, next, err := d.Int(off, h)
+		if err != nil {
+			return nil, 0, err
 		}
-		if rem < 4 {
-			return nil, 0, d.Short(off, t, 4, rem)
-		}
-		return d.boxInt(Int(int32(wire.U32(d.b[p:])))), p + 4, nil
+		return d.boxInt(Int(x)), next, nil
 	case TypeFloat:
-		if h&wire.Flag64 != 0 {
-			if rem < 8 {
-				return nil, 0, d.Short(off, t, 8, rem)
-			}
-			return d.boxFloat(Float(wire.F64(d.b[p:]))), p + 8, nil
+		x, next, err := d.Float(off, h)
+		if err != nil {
+			return nil, 0, err
 		}
-		if rem < 4 {
-			return nil, 0, d.Short(off, t, 4, rem)
-		}
-		return d.boxFloat(Float(wire.F32(d.b[p:]))), p + 4, nil
+		return d.boxFloat(Float(x)), next, nil
 	case TypeString, TypeStringName:
 		s, next, err := d.str(p, t)
 		if err != nil {
@@ -487,7 +478,7 @@ func (d *decoder) array(off int, h uint32, depth int) (Value, int, error) {
 		q = next
 		if a.Elem.IsTyped() {
 			var ok bool
-			if v, ok = conform(v, a.Elem); !ok {
+			if v, ok = Conform(v, a.Elem); !ok {
 				continue // the engine drops what its typed array refuses
 			}
 		}
@@ -514,7 +505,7 @@ func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
 	for i := range n {
 		k, next, class, err := d.key(q, depth+1)
 		if err != nil {
-			return nil, 0, prefixPath(err, keyIndexSeg(i))
+			return nil, 0, prefixPath(err, KeyIndexSeg(i))
 		}
 		v, next, err := d.value(next, depth+1)
 		if err != nil {
@@ -529,7 +520,7 @@ func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
 		cached = false
 		if dict.KeyType.IsTyped() {
 			var ok bool
-			if k, ok = conform(k, dict.KeyType); !ok {
+			if k, ok = Conform(k, dict.KeyType); !ok {
 				continue // the engine drops entries whose key its typed dictionary refuses
 			}
 		}
@@ -616,14 +607,14 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 	return v, next, -1, err
 }
 
-// conform applies a typed container's check to one element the way the
-// engine does when it decodes: a value of the right type is kept, null is
+// Conform applies a typed container's check to one element (or key) the
+// way the engine does when it decodes: a value of the right type is kept, null is
 // kept for object types, a value the engine converts strictly is converted
 // (between bool, int and float; String, StringName and NodePath; integer
 // and real vectors and rectangles; Basis, Quaternion and Transform3D; int
 // and String into Color, see ColorFromString; Object into RID; Arrays and
 // packed arrays into each other) and anything else is refused.
-func conform(v Value, ct ContainerType) (Value, bool) {
+func Conform(v Value, ct ContainerType) (Value, bool) {
 	want := ct.Builtin
 	have := TypeOf(v)
 	if have == want {
@@ -808,7 +799,7 @@ func mapValues[T any](a *Array, f func(Value) T) []T {
 // as a typed container would, or giving T's zero value.
 func converted[T Value](t Type) func(Value) T {
 	return func(v Value) T {
-		c, _ := conform(v, Typed(t))
+		c, _ := Conform(v, Typed(t))
 		x, _ := c.(T)
 		return x
 	}

@@ -4,7 +4,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/wire"
 )
@@ -59,10 +58,7 @@ func (e *encoder) header(b []byte, t Type, flags uint32) ([]byte, error) {
 // that are not valid UTF-8 (Godot 3 also holds surrogates and characters
 // beyond U+10FFFF, in the form it writes them; see DecodeRuneGodot3).
 func (e *encoder) checkString(b []byte, t Type, s string) error {
-	if utf8.ValidString(s) {
-		return nil
-	}
-	if e.Family == Godot3 && validGodot3(s) {
+	if e.Family.ValidString(s) {
 		return nil
 	}
 	return e.fail(b, t, ErrInvalidValue, ErrCodeInvalidData, "string is not valid UTF-8")

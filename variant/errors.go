@@ -175,9 +175,9 @@ func finishPath(err error) error {
 // IndexSeg renders an Array index as a Variant path segment: [3].
 func IndexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
 
-// keyIndexSeg is the path segment of the i-th key of a Dictionary, for an
+// KeyIndexSeg is the path segment of the i-th key of a Dictionary, for an
 // error in the key itself: {key 3}.
-func keyIndexSeg(i int) string { return "{key " + strconv.Itoa(i) + "}" }
+func KeyIndexSeg(i int) string { return "{key " + strconv.Itoa(i) + "}" }
 
 // KeySeg renders a Dictionary key as a Variant path segment: ["name"] for
 // Strings, [&"name"] for StringNames, [42] for ints, [<Vector2>] for other

@@ -553,7 +553,7 @@ func (r *Reader) skip(off, depth int) (int, Type, bool, error) {
 			keyOff := q
 			next, _, _, err := r.skip(q, depth+1)
 			if err != nil {
-				return 0, t, false, prefixPath(err, keyIndexSeg(i))
+				return 0, t, false, prefixPath(err, KeyIndexSeg(i))
 			}
 			if q, _, _, err = r.skip(next, depth+1); err != nil {
 				return 0, t, false, prefixPath(err, r.KeySegAt(keyOff, depth+1))
@@ -658,14 +658,88 @@ func (r *Reader) Value(off, depth int) (Value, int, error) {
 	return v, next, finishPath(err)
 }
 
-// KeySegAt renders the Dictionary key at off (read already, its elements
-// counted) as a Variant path segment, for errors; see KeySeg.
-func (r *Reader) KeySegAt(off, depth int) string {
-	d := decoder{Reader: *r}
+// Reread decodes again the Variant at off, nested depth deep, a value
+// read already (by Skip, say): its elements are not counted twice against
+// MaxElements.
+func (r *Reader) Reread(off, depth int) (Value, int, error) {
+	d := decoder{Reader: *r, base: r.elements}
 	d.maxElements = 0
-	k, _, err := d.value(off, depth)
+	v, next, err := d.value(off, depth)
+	r.budget = d.budget
+	return v, next, finishPath(err)
+}
+
+// KeySegAt renders the Dictionary key at off, nested depth deep (a key
+// read already), as a Variant path segment, for errors; see KeySeg.
+func (r *Reader) KeySegAt(off, depth int) string {
+	k, _, err := r.Reread(off, depth)
 	if err != nil {
 		return "[?]"
 	}
 	return KeySeg(k)
+}
+
+// Int reads the payload of an int whose header h is at off: 32 bits, or
+// 64 with wire.Flag64.
+func (r *Reader) Int(off int, h uint32) (int64, int, error) {
+	if p := off + 4; h&wire.Flag64 == 0 && p+4 <= len(r.b) {
+		return int64(int32(wire.U32(r.b[p:]))), p + 4, nil
+	}
+	return r.intSlow(off, h)
+}
+
+func (r *Reader) intSlow(off int, h uint32) (int64, int, error) {
+	p := off + 4
+	rem := r.rem(p)
+	if h&wire.Flag64 != 0 {
+		if rem < 8 {
+			return 0, 0, r.Short(off, TypeInt, 8, rem)
+		}
+		return int64(wire.U64(r.b[p:])), p + 8, nil
+	}
+	if rem < 4 {
+		return 0, 0, r.Short(off, TypeInt, 4, rem)
+	}
+	return int64(int32(wire.U32(r.b[p:]))), p + 4, nil
+}
+
+// Float reads the payload of a float whose header h is at off: a
+// binary32, or a binary64 with wire.Flag64.
+func (r *Reader) Float(off int, h uint32) (float64, int, error) {
+	if p := off + 4; h&wire.Flag64 == 0 && p+4 <= len(r.b) {
+		return float64(wire.F32(r.b[p:])), p + 4, nil
+	}
+	return r.floatSlow(off, h)
+}
+
+func (r *Reader) floatSlow(off int, h uint32) (float64, int, error) {
+	p := off + 4
+	rem := r.rem(p)
+	if h&wire.Flag64 != 0 {
+		if rem < 8 {
+			return 0, 0, r.Short(off, TypeFloat, 8, rem)
+		}
+		return wire.F64(r.b[p:]), p + 8, nil
+	}
+	if rem < 4 {
+		return 0, 0, r.Short(off, TypeFloat, 4, rem)
+	}
+	return float64(wire.F32(r.b[p:])), p + 4, nil
+}
+
+// Bool reads the payload of a bool whose header is at off.
+func (r *Reader) Bool(off int) (bool, int, error) {
+	p := off + 4
+	if rem := r.rem(p); rem < 4 {
+		return false, 0, r.Short(off, TypeBool, 4, rem)
+	}
+	return wire.U32(r.b[p:]) != 0, p + 4, nil
+}
+
+// QuickText is Str's common case, small enough to inline: a string of
+// plain ASCII (no NUL) whose value is its stored bytes. When it reports
+// false, Str decides.
+func (r *Reader) QuickText(p int) ([]byte, int, bool) {
+	raw, next, ok := r.QuickStr(p)
+	return raw, next, ok && plainASCII(raw)
 }

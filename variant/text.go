@@ -749,7 +749,7 @@ func (w *writer) dictionary(d *Dictionary, depth int) error {
 				w.str(nl)
 			}
 			if err := w.value(e.Key, depth+1); err != nil {
-				return inside(err, keyIndexSeg(i))
+				return inside(err, KeyIndexSeg(i))
 			}
 			w.str(": ")
 			if err := w.value(e.Value, depth+1); err != nil {

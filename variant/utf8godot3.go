@@ -108,6 +108,17 @@ func DecodeStringGodot3(raw []byte) (string, bool) {
 	return string(out), true
 }
 
+// ValidString reports whether the family's engine can hold s as it is:
+// valid UTF-8, or for Godot 3 what its looser parser reads back unchanged
+// (surrogates and characters beyond U+10FFFF in the form it writes them,
+// see DecodeRuneGodot3).
+func (f Family) ValidString(s string) bool {
+	if f == Godot3 {
+		return validGodot3(s)
+	}
+	return utf8.ValidString(s)
+}
+
 // validGodot3 reports whether s is a string Godot 3 can hold, in the form
 // it writes (without overlong forms).
 func validGodot3(s string) bool {
