@@ -102,11 +102,6 @@ func (e *encodeState) header(b []byte, t variant.Type, flags uint32) ([]byte, er
 	return wire.AppendU32(b, uint32(id)|flags), nil
 }
 
-// atLeast reports whether the target version is major.minor or newer.
-func (e *encodeState) atLeast(major, minor int) bool {
-	return e.ver.Major > major || (e.ver.Major == major && e.ver.Minor >= minor)
-}
-
 // realHeader writes the header of a type with real components, with the
 // 64-bit flag in double precision, after checking that the target version
 // reads it.
@@ -114,11 +109,8 @@ func (e *encodeState) realHeader(b []byte, t variant.Type) ([]byte, error) {
 	if !e.double {
 		return e.header(b, t, 0)
 	}
-	switch {
-	case (t == variant.TypeVector4 || t == variant.TypeProjection) && !e.atLeast(4, 2):
-		return b, e.unsupported(b, t, "double-precision "+t.String()+" cannot be read before Godot 4.2")
-	case t == variant.TypeQuaternion && !e.atLeast(4, 3):
-		return b, e.unsupported(b, t, "double-precision "+t.String()+" cannot be read before Godot 4.3")
+	if f := variant.WideFeature(t); !e.ver.Reads(f) {
+		return b, e.unsupported(b, t, f.Missing())
 	}
 	return e.header(b, t, wire.Flag64)
 }
@@ -576,8 +568,8 @@ func packedEncoder(pt variant.Type, strict bool) func(e *encodeState, b []byte, 
 	case variant.TypePackedVector2Array, variant.TypePackedVector3Array, variant.TypePackedVector4Array:
 		comps := variant.Facts(pt).Comps
 		return func(e *encodeState, b []byte, data unsafe.Pointer, n, depth int) ([]byte, error) {
-			if pt == variant.TypePackedVector4Array && e.fam == variant.Godot4 && !e.atLeast(4, 3) {
-				return b, e.unsupported(b, pt, "PackedVector4Array cannot be read before Godot 4.3")
+			if f := variant.TypeFeature(pt); e.fam == variant.Godot4 && !e.ver.Reads(f) {
+				return b, e.unsupported(b, pt, f.Missing())
 			}
 			b, err := e.realHeader(b, pt)
 			if err != nil {
@@ -630,8 +622,8 @@ func (bd *builder) elemsEncoder(c *codec, strict bool) func(e *encodeState, b []
 	return func(e *encodeState, b []byte, data unsafe.Pointer, n int, typed bool, depth int) ([]byte, error) {
 		vt := ec.vtype
 		typed = (typed || e.typed) && vt != variant.TypeUnknown
-		if typed && (e.fam == variant.Godot3 || !e.atLeast(4, 3)) {
-			return b, e.unsupported(b, variant.TypeArray, "typed Array cannot be read before Godot 4.3")
+		if f := variant.TypedArrays; typed && (e.fam == variant.Godot3 || !e.ver.Reads(f)) {
+			return b, e.unsupported(b, variant.TypeArray, f.Missing())
 		}
 		hdr := len(b)
 		b, err := e.header(b, variant.TypeArray, 0)
@@ -806,8 +798,8 @@ func (bd *builder) mapEncoder(c *codec) {
 		typed = typed || e.typed
 		kTyped := typed && kc.vtype != variant.TypeUnknown
 		vTyped := typed && vc.vtype != variant.TypeUnknown
-		if (kTyped || vTyped) && (e.fam == variant.Godot3 || !e.atLeast(4, 4)) {
-			return b, e.unsupported(b, variant.TypeDictionary, "typed Dictionary cannot be read before Godot 4.4")
+		if f := variant.TypedDictionaries; (kTyped || vTyped) && (e.fam == variant.Godot3 || !e.ver.Reads(f)) {
+			return b, e.unsupported(b, variant.TypeDictionary, f.Missing())
 		}
 		hdr := len(b)
 		b, err := e.header(b, variant.TypeDictionary, 0)

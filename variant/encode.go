@@ -92,11 +92,8 @@ func (e *encoder) realHeader(b []byte, t Type) ([]byte, error) {
 	if e.Precision != Double {
 		return e.header(b, t, 0)
 	}
-	switch {
-	case (t == TypeVector4 || t == TypeProjection) && !e.Version.atLeast(4, 2),
-		t == TypeQuaternion && !e.Version.atLeast(4, 3):
-		return b, e.unsupported(b, t, "double-precision "+t.String()+" cannot be read before Godot "+
-			map[bool]string{true: "4.3", false: "4.2"}[t == TypeQuaternion])
+	if f := WideFeature(t); !e.Version.Reads(f) {
+		return b, e.unsupported(b, t, f.Missing())
 	}
 	return e.header(b, t, wire.Flag64)
 }
@@ -309,8 +306,8 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 		}
 		return b, nil
 	case PackedVector4Array:
-		if e.Family == Godot4 && !e.Version.atLeast(4, 3) {
-			return b, e.unsupported(b, v.Type(), "PackedVector4Array cannot be read before Godot 4.3")
+		if f := TypeFeature(v.Type()); e.Family == Godot4 && !e.Version.Reads(f) {
+			return b, e.unsupported(b, v.Type(), f.Missing())
 		}
 		if b, err = e.realHeader(b, v.Type()); err != nil {
 			return b, err
@@ -447,13 +444,12 @@ func fits(v Value, ct ContainerType) bool {
 	return TypeOf(v) == ct.Builtin
 }
 
-func (e *encoder) typedSupport(b []byte, t Type, typed bool, major, minor int) error {
+func (e *encoder) typedSupport(b []byte, t Type, typed bool, f Feature) error {
 	if !typed {
 		return nil
 	}
-	if e.Family == Godot3 || !e.Version.atLeast(major, minor) {
-		return e.unsupported(b, t, "typed "+t.String()+" cannot be read before Godot "+
-			strconv.Itoa(major)+"."+strconv.Itoa(minor))
+	if e.Family == Godot3 || !e.Version.Reads(f) {
+		return e.unsupported(b, t, f.Missing())
 	}
 	return nil
 }
@@ -465,7 +461,7 @@ func (e *encoder) array(b []byte, a *Array, depth int) ([]byte, error) {
 	if a != nil {
 		elem, values = a.Elem, a.Values
 	}
-	if err := e.typedSupport(b, t, elem.IsTyped() && !(elem.Kind == Builtin && elem.Builtin == TypeNil), 4, 3); err != nil {
+	if err := e.typedSupport(b, t, elem.IsTyped() && !(elem.Kind == Builtin && elem.Builtin == TypeNil), TypedArrays); err != nil {
 		return b, err
 	}
 	hdr := len(b)
@@ -506,7 +502,7 @@ func (e *encoder) dictionary(b []byte, d *Dictionary, depth int) ([]byte, error)
 	}
 	typed := (kt.IsTyped() && !(kt.Kind == Builtin && kt.Builtin == TypeNil)) ||
 		(vt.IsTyped() && !(vt.Kind == Builtin && vt.Builtin == TypeNil))
-	if err := e.typedSupport(b, t, typed, 4, 4); err != nil {
+	if err := e.typedSupport(b, t, typed, TypedDictionaries); err != nil {
 		return b, err
 	}
 	hdr := len(b)

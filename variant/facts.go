@@ -59,3 +59,55 @@ func Facts(t Type) TypeFacts {
 	}
 	return TypeFacts{}
 }
+
+// A Feature is a part of the format that engines read only from some
+// version on. Encoders ask Version.Reads before writing it.
+type Feature struct {
+	// Name names the feature in errors: "typed Array",
+	// "double-precision Quaternion".
+	Name string
+	// Since is the first engine version that reads it.
+	Since Version
+}
+
+// The features of the format that not every Godot 4 version reads, besides
+// the types themselves (TypeFeature) and their double-precision forms
+// (WideFeature). Godot 3 reads none of them.
+var (
+	TypedArrays       = Feature{"typed Array", Version{4, 3}}
+	TypedDictionaries = Feature{"typed Dictionary", Version{4, 4}}
+)
+
+// typeSince is the first Godot 4 version that reads a type, where it is
+// not 4.0, and wideSince the first that reads its double-precision form.
+var (
+	typeSince = map[Type]Version{TypePackedVector4Array: {4, 3}}
+	wideSince = map[Type]Version{TypeVector4: {4, 2}, TypeProjection: {4, 2}, TypeQuaternion: {4, 3}}
+)
+
+// TypeFeature is the feature of type t itself, for Godot 4 (Godot 3's
+// types are those TypeFromID knows).
+func TypeFeature(t Type) Feature {
+	if v, ok := typeSince[t]; ok {
+		return Feature{t.String(), v}
+	}
+	return Feature{t.String(), Version{4, 0}}
+}
+
+// WideFeature is the feature of the double-precision form of type t (see
+// TypeFacts.Real).
+func WideFeature(t Type) Feature {
+	if v, ok := wideSince[t]; ok {
+		return Feature{"double-precision " + t.String(), v}
+	}
+	return Feature{"double-precision " + t.String(), Version{4, 0}}
+}
+
+// Reads reports whether an engine of version v reads f.
+func (v Version) Reads(f Feature) bool { return v.atLeast(f.Since.Major, f.Since.Minor) }
+
+// Missing describes f as missing from versions before f.Since:
+// "typed Array cannot be read before Godot 4.3".
+func (f Feature) Missing() string {
+	return f.Name + " cannot be read before Godot " + f.Since.String()
+}
