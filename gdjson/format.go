@@ -38,25 +38,7 @@ type writer struct {
 	o   Options
 }
 
-// path is a place in the value being written, built only for errors.
-type path struct {
-	up  *path
-	seg string
-}
-
-func (p *path) add(seg string) *path { return &path{p, seg} }
-
-// String renders the path: `[3]["pos"]`.
-func (p *path) String() string {
-	var segs []string
-	for ; p != nil; p = p.up {
-		segs = append(segs, p.seg)
-	}
-	slices.Reverse(segs)
-	return strings.Join(segs, "")
-}
-
-func valueErr(p *path, msg string) error { return &Error{Offset: -1, Path: p.String(), Msg: msg} }
+func valueErr(p *variant.Path, msg string) error { return &Error{Offset: -1, Path: p.String(), Msg: msg} }
 
 func (w *writer) newline(depth int) {
 	if w.o.Indent == "" {
@@ -159,7 +141,7 @@ func (w *writer) quote(s string) {
 	w.buf = append(w.buf, '"')
 }
 
-func tooDeep(depth int, p *path) error {
+func tooDeep(depth int, p *variant.Path) error {
 	if depth > DefaultMaxDepth {
 		return valueErr(p, "nested more than "+strconv.Itoa(DefaultMaxDepth)+" levels (or the value holds itself)")
 	}
@@ -167,7 +149,7 @@ func tooDeep(depth int, p *path) error {
 }
 
 // plain writes v as JSON.stringify does.
-func (w *writer) plain(v variant.Value, depth int, p *path) error {
+func (w *writer) plain(v variant.Value, depth int, p *variant.Path) error {
 	if err := tooDeep(depth, p); err != nil {
 		return err
 	}
@@ -184,7 +166,7 @@ func (w *writer) plain(v variant.Value, depth int, p *path) error {
 	case variant.String:
 		w.quote(string(x))
 	case *variant.Array:
-		return w.list(depth, x.Len(), func(i int) error { return w.plain(x.Values[i], depth+1, p.add(indexSeg(i))) })
+		return w.list(depth, x.Len(), func(i int) error { return w.plain(x.Values[i], depth+1, p.Add(variant.IndexSeg(i))) })
 	case variant.PackedInt32Array:
 		return w.list(depth, len(x), func(i int) error {
 			w.buf = strconv.AppendInt(w.buf, int64(x[i]), 10)
@@ -235,7 +217,7 @@ func (w *writer) plain(v variant.Value, depth int, p *path) error {
 		}
 		return w.object(depth, keys, func(i int) error {
 			e := entries[order[i]]
-			return w.plain(e.Value, depth+1, p.add(keySeg(e.Key)))
+			return w.plain(e.Value, depth+1, p.Add(variant.KeySeg(e.Key)))
 		})
 	default:
 		w.quote(str(v))
@@ -289,20 +271,6 @@ func stringLike(v variant.Value) (string, bool) {
 		return string(x), true
 	}
 	return "", false
-}
-
-func indexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
-
-func keySeg(k variant.Value) string {
-	switch k := k.(type) {
-	case variant.String:
-		return "[" + strconv.Quote(string(k)) + "]"
-	case variant.StringName:
-		return "[&" + strconv.Quote(string(k)) + "]"
-	case variant.Int:
-		return "[" + strconv.FormatInt(int64(k), 10) + "]"
-	}
-	return "[<" + variant.TypeOf(k).String() + ">]"
 }
 
 // realBits is the precision a real component is held at: 32 bits when it
@@ -373,7 +341,7 @@ func (w *writer) int32s(depth int, t variant.Type, cs ...int32) error {
 
 // containerType returns the type name of a typed container's elements,
 // keys or values, or "" when untyped.
-func (w *writer) containerType(ct variant.ContainerType, p *path) (string, error) {
+func (w *writer) containerType(ct variant.ContainerType, p *variant.Path) (string, error) {
 	switch ct.Kind {
 	case variant.Untyped:
 		return "", nil
@@ -393,7 +361,7 @@ func (w *writer) containerType(ct variant.ContainerType, p *path) (string, error
 }
 
 // typed writes v as JSON.stringify(JSON.from_native(v)) does.
-func (w *writer) typed(v variant.Value, depth int, p *path) error {
+func (w *writer) typed(v variant.Value, depth int, p *variant.Path) error {
 	if err := tooDeep(depth, p); err != nil {
 		return err
 	}
@@ -466,12 +434,12 @@ func (w *writer) typed(v variant.Value, depth int, p *path) error {
 					w.quote(prop.Name)
 					return nil
 				}
-				return w.typed(prop.Value, depth+2, p.add("."+prop.Name))
+				return w.typed(prop.Value, depth+2, p.Add("."+prop.Name))
 			})
 		}})
 	case *variant.Array:
 		elems := func(d int) error {
-			return w.list(d, x.Len(), func(i int) error { return w.typed(x.Values[i], d+1, p.add(indexSeg(i))) })
+			return w.list(d, x.Len(), func(i int) error { return w.typed(x.Values[i], d+1, p.Add(variant.IndexSeg(i))) })
 		}
 		if x == nil || !x.Elem.IsTyped() {
 			return elems(depth)
@@ -506,9 +474,9 @@ func (w *writer) typed(v variant.Value, depth int, p *path) error {
 			return w.list(depth+1, 2*len(entries), func(i int) error {
 				e := entries[i/2]
 				if i%2 == 0 {
-					return w.typed(e.Key, depth+2, p.add("{key "+strconv.Itoa(i/2)+"}"))
+					return w.typed(e.Key, depth+2, p.Add("{key "+strconv.Itoa(i/2)+"}"))
 				}
-				return w.typed(e.Value, depth+2, p.add(keySeg(e.Key)))
+				return w.typed(e.Value, depth+2, p.Add(variant.KeySeg(e.Key)))
 			})
 		})
 		return w.fields(depth, "Dictionary", names, vals)

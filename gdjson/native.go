@@ -2,6 +2,7 @@ package gdjson
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -15,7 +16,7 @@ type native struct {
 	text string
 }
 
-func (t *native) fail(n *node, p *path, msg string) error {
+func (t *native) fail(n *node, p *variant.Path, msg string) error {
 	if n == nil {
 		return &Error{Offset: -1, Path: p.String(), Msg: msg}
 	}
@@ -24,7 +25,7 @@ func (t *native) fail(n *node, p *path, msg string) error {
 	return e
 }
 
-func (t *native) value(n *node, depth int, p *path) (variant.Value, error) {
+func (t *native) value(n *node, depth int, p *variant.Path) (variant.Value, error) {
 	if depth > t.o.MaxDepth {
 		return nil, t.fail(n, p, "nested more than "+strconv.Itoa(t.o.MaxDepth)+" levels")
 	}
@@ -40,7 +41,7 @@ func (t *native) value(n *node, depth int, p *path) (variant.Value, error) {
 	case '[':
 		a := &variant.Array{Values: make([]variant.Value, len(n.elems))}
 		for i, e := range n.elems {
-			v, err := t.value(e, depth+1, p.add(indexSeg(i)))
+			v, err := t.value(e, depth+1, p.Add(variant.IndexSeg(i)))
 			if err != nil {
 				return nil, err
 			}
@@ -54,7 +55,7 @@ func (t *native) value(n *node, depth int, p *path) (variant.Value, error) {
 }
 
 // prefixed reads a typed string: "i:", "f:", "s:", "sn:" or "np:".
-func (t *native) prefixed(n *node, p *path) (variant.Value, error) {
+func (t *native) prefixed(n *node, p *variant.Path) (variant.Value, error) {
 	s := n.text
 	switch {
 	case strings.HasPrefix(s, "i:"):
@@ -114,13 +115,13 @@ func builtin(name string) (variant.Type, bool) {
 	return t, true
 }
 
-func (t *native) object(n *node, depth int, p *path) (variant.Value, error) {
+func (t *native) object(n *node, depth int, p *variant.Path) (variant.Value, error) {
 	tn, ok := n.field("type")
 	if !ok {
 		return nil, t.fail(n, p, `an object of the typed form needs a "type"`)
 	}
 	if tn.kind != '"' {
-		return nil, t.fail(tn, p.add(".type"), `"type" must be a string`)
+		return nil, t.fail(tn, p.Add(".type"), `"type" must be a string`)
 	}
 	typ, isBuiltin := builtin(tn.text)
 	if !isBuiltin || typ == variant.TypeObject {
@@ -146,17 +147,17 @@ func (t *native) object(n *node, depth int, p *path) (variant.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.builtinValue(typ, args, p.add(".args"))
+	return t.builtinValue(typ, args, p.Add(".args"))
 }
 
 // args returns the "args" array of n.
-func (t *native) args(n *node, p *path) ([]*node, error) {
+func (t *native) args(n *node, p *variant.Path) ([]*node, error) {
 	a, ok := n.field("args")
 	if !ok {
 		return nil, t.fail(n, p, `missing "args"`)
 	}
 	if a.kind != '[' {
-		return nil, t.fail(a, p.add(".args"), `"args" must be an array`)
+		return nil, t.fail(a, p.Add(".args"), `"args" must be an array`)
 	}
 	return a.elems, nil
 }
@@ -164,7 +165,7 @@ func (t *native) args(n *node, p *path) ([]*node, error) {
 // real reads a real component: a number (1e99999 is infinity, null is
 // NaN, which is how Format writes it), rounded to 32 bits unless bits is
 // 64.
-func (t *native) real(n *node, p *path, bits int) (float64, error) {
+func (t *native) real(n *node, p *variant.Path, bits int) (float64, error) {
 	switch n.kind {
 	case 'n':
 		return nan, nil
@@ -180,7 +181,7 @@ func (t *native) real(n *node, p *path, bits int) (float64, error) {
 
 // integer reads an integer component; a number with a fraction is
 // truncated, as the engine's conversion does.
-func (t *native) integer(n *node, p *path) (int64, error) {
+func (t *native) integer(n *node, p *variant.Path) (int64, error) {
 	if n.kind != '0' {
 		return 0, t.fail(n, p, "expected a number")
 	}
@@ -194,7 +195,7 @@ func (t *native) integer(n *node, p *path) (int64, error) {
 	return int64(f), nil
 }
 
-func (t *native) builtinValue(typ variant.Type, args []*node, p *path) (variant.Value, error) {
+func (t *native) builtinValue(typ variant.Type, args []*node, p *variant.Path) (variant.Value, error) {
 	rb := 32
 	if t.o.Double {
 		rb = 64
@@ -222,7 +223,7 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *path) (variant.
 			if err != nil {
 				break
 			}
-			fs[i], err = t.real(a, p.add(indexSeg(i)), bits)
+			fs[i], err = t.real(a, p.Add(variant.IndexSeg(i)), bits)
 		}
 		return fs
 	}
@@ -233,7 +234,7 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *path) (variant.
 				break
 			}
 			var x int64
-			x, err = t.integer(a, p.add(indexSeg(i)))
+			x, err = t.integer(a, p.Add(variant.IndexSeg(i)))
 			is[i] = int32(x)
 		}
 		return is
@@ -267,7 +268,7 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *path) (variant.
 	case variant.TypePackedInt64Array:
 		c := make(variant.PackedInt64Array, len(args))
 		for i, a := range args {
-			if c[i], err = t.integer(a, p.add(indexSeg(i))); err != nil {
+			if c[i], err = t.integer(a, p.Add(variant.IndexSeg(i))); err != nil {
 				break
 			}
 		}
@@ -285,7 +286,7 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *path) (variant.
 		s := make(variant.PackedStringArray, len(args))
 		for i, a := range args {
 			if a.kind != '"' {
-				return nil, t.fail(a, p.add(indexSeg(i)), "expected a string")
+				return nil, t.fail(a, p.Add(variant.IndexSeg(i)), "expected a string")
 			}
 			s[i] = validUTF8(a.text)
 		}
@@ -328,56 +329,40 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *path) (variant.
 }
 
 // mathValue builds a math type from its typed-form arguments, in the order
-// JSON.from_native writes them (Basis and Transform3D column by column).
+// JSON.from_native writes them: the binary form's order, except that a
+// Basis (and a Transform3D's) goes column by column.
 func mathValue(typ variant.Type, c []float64) variant.Value {
-	v2 := func(i int) variant.Vector2 { return variant.Vector2{X: c[i], Y: c[i+1]} }
-	v3 := func(i int) variant.Vector3 { return variant.Vector3{X: c[i], Y: c[i+1], Z: c[i+2]} }
-	v4 := func(i int) variant.Vector4 { return variant.Vector4{X: c[i], Y: c[i+1], Z: c[i+2], W: c[i+3]} }
-	switch typ {
-	case variant.TypeVector2:
-		return v2(0)
-	case variant.TypeRect2:
-		return variant.Rect2{Position: v2(0), Size: v2(2)}
-	case variant.TypeVector3:
-		return v3(0)
-	case variant.TypeTransform2D:
-		return variant.Transform2D{X: v2(0), Y: v2(2), Origin: v2(4)}
-	case variant.TypeVector4:
-		return v4(0)
-	case variant.TypePlane:
-		return variant.Plane{Normal: v3(0), D: c[3]}
-	case variant.TypeQuaternion:
-		return variant.Quaternion{X: c[0], Y: c[1], Z: c[2], W: c[3]}
-	case variant.TypeAABB:
-		return variant.AABB{Position: v3(0), Size: v3(3)}
-	case variant.TypeBasis:
-		return variant.Basis{X: v3(0), Y: v3(3), Z: v3(6)}
-	case variant.TypeTransform3D:
-		return variant.Transform3D{Basis: variant.Basis{X: v3(0), Y: v3(3), Z: v3(6)}, Origin: v3(9)}
+	if typ == variant.TypeBasis || typ == variant.TypeTransform3D {
+		c = slices.Clone(c)
+		for i := range 3 {
+			for j := range i {
+				c[3*i+j], c[3*j+i] = c[3*j+i], c[3*i+j]
+			}
+		}
 	}
-	return variant.Projection{X: v4(0), Y: v4(4), Z: v4(8), W: v4(12)} // TypeProjection
+	return variant.MathValue(typ, c)
 }
 
 // containerType reads "elem_type", "key_type" or "value_type".
-func (t *native) containerType(n *node, name string, p *path) (variant.ContainerType, error) {
+func (t *native) containerType(n *node, name string, p *variant.Path) (variant.ContainerType, error) {
 	f, ok := n.field(name)
 	if !ok {
 		return variant.ContainerType{}, nil
 	}
 	if f.kind != '"' {
-		return variant.ContainerType{}, t.fail(f, p.add("."+name), "expected a type name")
+		return variant.ContainerType{}, t.fail(f, p.Add("."+name), "expected a type name")
 	}
 	if typ, ok := builtin(f.text); ok && typ != variant.TypeObject {
 		return variant.Typed(typ), nil
 	}
 	if !t.o.AllowObjects {
-		return variant.ContainerType{}, t.fail(f, p.add("."+name), "a container of objects ("+f.text+") needs AllowObjects")
+		return variant.ContainerType{}, t.fail(f, p.Add("."+name), "a container of objects ("+f.text+") needs AllowObjects")
 	}
 	if strings.HasPrefix(f.text, "res://") {
 		return variant.ContainerType{Kind: variant.Script, Builtin: variant.TypeObject, Name: f.text}, nil
 	}
 	if !validClassName(f.text) {
-		return variant.ContainerType{}, t.fail(f, p.add("."+name), "invalid type "+strconv.Quote(f.text))
+		return variant.ContainerType{}, t.fail(f, p.Add("."+name), "invalid type "+strconv.Quote(f.text))
 	}
 	if f.text == "Object" {
 		return variant.Typed(variant.TypeObject), nil
@@ -399,7 +384,7 @@ func validClassName(s string) bool {
 	return true
 }
 
-func (t *native) array(n *node, depth int, p *path) (variant.Value, error) {
+func (t *native) array(n *node, depth int, p *variant.Path) (variant.Value, error) {
 	args, err := t.args(n, p)
 	if err != nil {
 		return nil, err
@@ -410,25 +395,25 @@ func (t *native) array(n *node, depth int, p *path) (variant.Value, error) {
 	}
 	a := &variant.Array{Elem: elem, Values: make([]variant.Value, len(args))}
 	for i, e := range args {
-		v, err := t.value(e, depth+1, p.add(indexSeg(i)))
+		v, err := t.value(e, depth+1, p.Add(variant.IndexSeg(i)))
 		if err != nil {
 			return nil, err
 		}
 		if elem.IsTyped() && !fits(v, elem) {
-			return nil, t.fail(e, p.add(indexSeg(i)), "a "+variant.TypeOf(v).String()+" in an Array["+typeName(elem)+"]")
+			return nil, t.fail(e, p.Add(variant.IndexSeg(i)), "a "+variant.TypeOf(v).String()+" in an Array["+typeName(elem)+"]")
 		}
 		a.Values[i] = v
 	}
 	return a, nil
 }
 
-func (t *native) dictionary(n *node, depth int, p *path) (variant.Value, error) {
+func (t *native) dictionary(n *node, depth int, p *variant.Path) (variant.Value, error) {
 	args, err := t.args(n, p)
 	if err != nil {
 		return nil, err
 	}
 	if len(args)%2 != 0 {
-		return nil, t.fail(n, p.add(".args"), "a Dictionary takes an even number of args, got "+strconv.Itoa(len(args)))
+		return nil, t.fail(n, p.Add(".args"), "a Dictionary takes an even number of args, got "+strconv.Itoa(len(args)))
 	}
 	d := variant.NewDictionary(len(args) / 2)
 	if d.KeyType, err = t.containerType(n, "key_type", p); err != nil {
@@ -438,19 +423,19 @@ func (t *native) dictionary(n *node, depth int, p *path) (variant.Value, error) 
 		return nil, err
 	}
 	for i := 0; i < len(args); i += 2 {
-		k, err := t.value(args[i], depth+1, p.add("{key "+strconv.Itoa(i/2)+"}"))
+		k, err := t.value(args[i], depth+1, p.Add("{key "+strconv.Itoa(i/2)+"}"))
 		if err != nil {
 			return nil, err
 		}
-		v, err := t.value(args[i+1], depth+1, p.add(keySeg(k)))
+		v, err := t.value(args[i+1], depth+1, p.Add(variant.KeySeg(k)))
 		if err != nil {
 			return nil, err
 		}
 		if d.KeyType.IsTyped() && !fits(k, d.KeyType) {
-			return nil, t.fail(args[i], p.add("{key "+strconv.Itoa(i/2)+"}"), "a "+variant.TypeOf(k).String()+" key in a Dictionary["+typeName(d.KeyType)+", …]")
+			return nil, t.fail(args[i], p.Add("{key "+strconv.Itoa(i/2)+"}"), "a "+variant.TypeOf(k).String()+" key in a Dictionary["+typeName(d.KeyType)+", …]")
 		}
 		if d.ValueType.IsTyped() && !fits(v, d.ValueType) {
-			return nil, t.fail(args[i+1], p.add(keySeg(k)), "a "+variant.TypeOf(v).String()+" value in a Dictionary[…, "+typeName(d.ValueType)+"]")
+			return nil, t.fail(args[i+1], p.Add(variant.KeySeg(k)), "a "+variant.TypeOf(v).String()+" value in a Dictionary[…, "+typeName(d.ValueType)+"]")
 		}
 		d.Set(k, v)
 	}
@@ -476,7 +461,7 @@ func fits(v variant.Value, ct variant.ContainerType) bool {
 	return variant.TypeOf(v) == ct.Builtin
 }
 
-func (t *native) fullObject(n *node, class string, depth int, p *path) (variant.Value, error) {
+func (t *native) fullObject(n *node, class string, depth int, p *variant.Path) (variant.Value, error) {
 	if !validClassName(class) {
 		return nil, t.fail(n, p, "invalid type "+strconv.Quote(class))
 	}
@@ -488,15 +473,15 @@ func (t *native) fullObject(n *node, class string, depth int, p *path) (variant.
 		return nil, t.fail(n, p, `an object needs a "props" array`)
 	}
 	if len(props.elems)%2 != 0 {
-		return nil, t.fail(props, p.add(".props"), "an object takes an even number of props, got "+strconv.Itoa(len(props.elems)))
+		return nil, t.fail(props, p.Add(".props"), "an object takes an even number of props, got "+strconv.Itoa(len(props.elems)))
 	}
 	o := &variant.Object{Class: class, Properties: make([]variant.Property, 0, len(props.elems)/2)}
 	for i := 0; i < len(props.elems); i += 2 {
 		name := props.elems[i]
 		if name.kind != '"' {
-			return nil, t.fail(name, p.add(".props"+indexSeg(i)), "a property name must be a string")
+			return nil, t.fail(name, p.Add(".props"+variant.IndexSeg(i)), "a property name must be a string")
 		}
-		pp := p.add("." + name.text)
+		pp := p.Add("." + name.text)
 		v, err := t.value(props.elems[i+1], depth+1, pp)
 		if err != nil {
 			return nil, err

@@ -762,14 +762,14 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return basisFromRows(a), nil
+		return variant.BasisFromRows(a), nil
 	}
 	xform3 := func(p *parser, t token, _ int) (variant.Value, error) {
 		a, err := p.reals(t.text, t, 12)
 		if err != nil {
 			return nil, err
 		}
-		return variant.Transform3D{Basis: basisFromRows(a), Origin: variant.Vector3{X: a[9], Y: a[10], Z: a[11]}}, nil
+		return variant.Transform3D{Basis: variant.BasisFromRows(a), Origin: variant.Vector3{X: a[9], Y: a[10], Z: a[11]}}, nil
 	}
 	color := func(p *parser, t token, _ int) (variant.Value, error) {
 		a, err := p.float32s(t.text, t, 4, 1)
@@ -950,15 +950,6 @@ func init() {
 	ctors4["Vector4Array"] = ctors4["PackedVector4Array"]
 	for k, v := range common {
 		ctors4[k] = v
-	}
-}
-
-// basisFromRows builds a Basis from nine components given row by row.
-func basisFromRows(a []float64) variant.Basis {
-	return variant.Basis{
-		X: variant.Vector3{X: a[0], Y: a[3], Z: a[6]},
-		Y: variant.Vector3{X: a[1], Y: a[4], Z: a[7]},
-		Z: variant.Vector3{X: a[2], Y: a[5], Z: a[8]},
 	}
 }
 

@@ -37,9 +37,7 @@ package migrate
 import (
 	"errors"
 	"math"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -127,30 +125,11 @@ type converter struct {
 	warnings []Warning
 }
 
-// path is a place in the value, built as a chain of segments so that deep
-// values cost nothing until a message names the place.
-type path struct {
-	up  *path
-	seg string
-}
-
-func (p *path) add(seg string) *path { return &path{p, seg} }
-
-// String renders the path: `[3]["pos"]`.
-func (p *path) String() string {
-	var segs []string
-	for ; p != nil; p = p.up {
-		segs = append(segs, p.seg)
-	}
-	slices.Reverse(segs)
-	return strings.Join(segs, "")
-}
-
-func (c *converter) warn(p *path, msg string) {
+func (c *converter) warn(p *variant.Path, msg string) {
 	c.warnings = append(c.warnings, Warning{Path: p.String(), Message: msg})
 }
 
-func (c *converter) fail(p *path, v variant.Value, reason string) error {
+func (c *converter) fail(p *variant.Path, v variant.Value, reason string) error {
 	return &Error{Path: p.String(), Type: variant.TypeOf(v), To: c.to, Reason: reason}
 }
 
@@ -158,7 +137,7 @@ func (c *converter) fail(p *path, v variant.Value, reason string) error {
 // value holding itself fails instead of looping.
 const maxDepth = 1 << 16
 
-func (c *converter) value(v variant.Value, p *path, depth int) (variant.Value, error) {
+func (c *converter) value(v variant.Value, p *variant.Path, depth int) (variant.Value, error) {
 	if depth > maxDepth {
 		return nil, c.fail(p, v, "nested too deeply")
 	}
@@ -178,7 +157,7 @@ func (c *converter) value(v variant.Value, p *path, depth int) (variant.Value, e
 
 // down converts a value that is neither a container nor an object for
 // Godot 3.
-func (c *converter) down(v variant.Value, p *path) (variant.Value, error) {
+func (c *converter) down(v variant.Value, p *variant.Path) (variant.Value, error) {
 	t := variant.TypeOf(v)
 	if _, ok := t.ID(variant.Godot3); !ok {
 		if c.lossy {
@@ -291,24 +270,8 @@ func lossyDown(v variant.Value) (variant.Value, bool) {
 	return nil, false
 }
 
-func indexSeg(i int) string { return "[" + strconv.Itoa(i) + "]" }
-
-// keySeg renders a Dictionary key as a path segment the way package variant
-// does: ["name"], [&"name"], [42], or [<Vector2>].
-func keySeg(k variant.Value) string {
-	switch k := k.(type) {
-	case variant.String:
-		return "[" + strconv.Quote(string(k)) + "]"
-	case variant.StringName:
-		return "[&" + strconv.Quote(string(k)) + "]"
-	case variant.Int:
-		return "[" + strconv.FormatInt(int64(k), 10) + "]"
-	}
-	return "[<" + variant.TypeOf(k).String() + ">]"
-}
-
 // containerType checks a typed container's element type for the target.
-func (c *converter) containerType(ct variant.ContainerType, p *path, v variant.Value) (variant.ContainerType, error) {
+func (c *converter) containerType(ct variant.ContainerType, p *variant.Path, v variant.Value) (variant.ContainerType, error) {
 	if !ct.IsTyped() || c.to == variant.Godot4 {
 		return ct, nil
 	}
@@ -319,7 +282,7 @@ func (c *converter) containerType(ct variant.ContainerType, p *path, v variant.V
 	return ct, c.fail(p, v, "Godot 3 has no typed "+variant.TypeOf(v).String()+"s")
 }
 
-func (c *converter) array(a *variant.Array, p *path, depth int) (variant.Value, error) {
+func (c *converter) array(a *variant.Array, p *variant.Path, depth int) (variant.Value, error) {
 	if a == nil {
 		return variant.NewArray(), nil
 	}
@@ -329,14 +292,14 @@ func (c *converter) array(a *variant.Array, p *path, depth int) (variant.Value, 
 	}
 	out := &variant.Array{Elem: elem, Values: make([]variant.Value, len(a.Values))}
 	for i, e := range a.Values {
-		if out.Values[i], err = c.value(e, p.add(indexSeg(i)), depth+1); err != nil {
+		if out.Values[i], err = c.value(e, p.Add(variant.IndexSeg(i)), depth+1); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-func (c *converter) dictionary(d *variant.Dictionary, p *path, depth int) (variant.Value, error) {
+func (c *converter) dictionary(d *variant.Dictionary, p *variant.Path, depth int) (variant.Value, error) {
 	out := variant.NewDictionary(d.Len())
 	if d != nil && (d.KeyType.IsTyped() || d.ValueType.IsTyped()) {
 		// One check (and one warning) for both types.
@@ -348,23 +311,23 @@ func (c *converter) dictionary(d *variant.Dictionary, p *path, depth int) (varia
 		}
 	}
 	for i, e := range d.Entries() {
-		k, err := c.value(e.Key, p.add("{key "+strconv.Itoa(i)+"}"), depth+1)
+		k, err := c.value(e.Key, p.Add("{key "+strconv.Itoa(i)+"}"), depth+1)
 		if err != nil {
 			return nil, err
 		}
-		v, err := c.value(e.Value, p.add(keySeg(e.Key)), depth+1)
+		v, err := c.value(e.Value, p.Add(variant.KeySeg(e.Key)), depth+1)
 		if err != nil {
 			return nil, err
 		}
 		if _, dup := out.Get(k); dup {
-			c.warn(p.add(keySeg(e.Key)), "two keys become the same key; the later value wins")
+			c.warn(p.Add(variant.KeySeg(e.Key)), "two keys become the same key; the later value wins")
 		}
 		out.Set(k, v)
 	}
 	return out, nil
 }
 
-func (c *converter) object(o *variant.Object, p *path, depth int) (variant.Value, error) {
+func (c *converter) object(o *variant.Object, p *variant.Path, depth int) (variant.Value, error) {
 	if o == nil || o.Class == "" {
 		return o, nil
 	}
@@ -381,7 +344,7 @@ func (c *converter) object(o *variant.Object, p *path, depth int) (variant.Value
 		}
 	}
 	for _, prop := range o.Properties {
-		pp := p.add("." + prop.Name)
+		pp := p.Add("." + prop.Name)
 		if prop.Name == "script" && prop.Value != nil {
 			switch prop.Value.(type) {
 			case *variant.Object:

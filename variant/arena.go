@@ -151,7 +151,7 @@ func (d *decoder) copyText(raw []byte) string {
 // order.
 func (d *decoder) mathValue(t Type, c *[16]float64) Value {
 	if !d.slabs() {
-		return mathValue(t, c)
+		return MathValue(t, c[:])
 	}
 	a := &d.arena
 	switch t {
@@ -168,9 +168,9 @@ func (d *decoder) mathValue(t Type, c *[16]float64) Value {
 	case TypeQuaternion:
 		return put(&a.quaternions, protoQuaternion, Quaternion{c[0], c[1], c[2], c[3]})
 	case TypeTransform3D:
-		return put(&a.transform3s, protoTransform3D, Transform3D{basisFromRows(c[0:9]), Vector3{c[9], c[10], c[11]}})
+		return put(&a.transform3s, protoTransform3D, Transform3D{BasisFromRows(c[0:9]), Vector3{c[9], c[10], c[11]}})
 	}
-	return mathValue(t, c)
+	return MathValue(t, c[:])
 }
 
 // intVector returns a Vector2i or Vector3i from its components.

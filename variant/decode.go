@@ -304,8 +304,14 @@ func numbers[T wire.Number](d *decoder, p, n int) []T {
 	return wire.Copy[T](d.b[p:], n)
 }
 
-// mathValue builds a fixed-size math value from its components in wire order.
-func mathValue(t Type, c *[16]float64) Value {
+// MathValue builds the fixed-size math value of type t (one with
+// TypeFacts.Reals components) from its components in wire order: a Basis
+// (and a Transform3D's) row by row, see BasisFromRows. It returns nil for
+// other types and when c is too short.
+func MathValue(t Type, c []float64) Value {
+	if n := Facts(t).Reals; n == 0 || len(c) < n {
+		return nil
+	}
 	switch t {
 	case TypeVector2:
 		return Vector2{c[0], c[1]}
@@ -324,10 +330,10 @@ func mathValue(t Type, c *[16]float64) Value {
 	case TypeAABB:
 		return AABB{Vector3{c[0], c[1], c[2]}, Vector3{c[3], c[4], c[5]}}
 	case TypeBasis:
-		return basisFromRows(c[0:9])
+		return BasisFromRows(c[0:9])
 	case TypeTransform3D:
-		return Transform3D{basisFromRows(c[0:9]), Vector3{c[9], c[10], c[11]}}
-	default: // TypeProjection
+		return Transform3D{BasisFromRows(c[0:9]), Vector3{c[9], c[10], c[11]}}
+	default: // TypeProjection, the last with Reals
 		return Projection{
 			Vector4{c[0], c[1], c[2], c[3]}, Vector4{c[4], c[5], c[6], c[7]},
 			Vector4{c[8], c[9], c[10], c[11]}, Vector4{c[12], c[13], c[14], c[15]},
@@ -335,8 +341,9 @@ func mathValue(t Type, c *[16]float64) Value {
 	}
 }
 
-// basisFromRows builds a Basis (columns) from the engine's row-major storage.
-func basisFromRows(r []float64) Basis {
+// BasisFromRows builds a Basis (columns) from nine components given row by
+// row, the engine's storage and the order of its binary and text forms.
+func BasisFromRows(r []float64) Basis {
 	return Basis{
 		X: Vector3{r[0], r[3], r[6]},
 		Y: Vector3{r[1], r[4], r[7]},

@@ -194,3 +194,36 @@ func KeySeg(k Value) string {
 	}
 	return "[<" + TypeOf(k).String() + ">]"
 }
+
+// Path is a place in a Variant, such as `[3]["pos"]`, built segment by
+// segment from the outside in as a walk goes down: adding a segment costs
+// one small allocation and nothing is joined until String renders it, so
+// deep values cost nothing until a message names the place. The nil *Path
+// is the top level.
+type Path struct {
+	up  *Path
+	seg string
+}
+
+// Add returns the path of seg inside p.
+func (p *Path) Add(seg string) *Path { return &Path{p, seg} }
+
+// Index returns the path of element i of the Array at p.
+func (p *Path) Index(i int) *Path { return p.Add(IndexSeg(i)) }
+
+// Key returns the path of the entry with key k of the Dictionary at p.
+func (p *Path) Key(k Value) *Path { return p.Add(KeySeg(k)) }
+
+// String renders the path: `[3]["pos"]`, "" at the top level.
+func (p *Path) String() string {
+	n := 0
+	for q := p; q != nil; q = q.up {
+		n += len(q.seg)
+	}
+	b := make([]byte, n)
+	for q := p; q != nil; q = q.up {
+		n -= len(q.seg)
+		copy(b[n:], q.seg)
+	}
+	return string(b)
+}
