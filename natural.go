@@ -66,7 +66,7 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 		}
 		return v, next, nil
 	case variant.TypeString:
-		if raw, next, ok := d.QuickText(off + 4); ok {
+		if raw, next, ok := d.QuickStr(off + 4); ok && variant.PlainText(raw) {
 			return string(raw), next, nil
 		}
 		s, next, err := d.Str(off+4, wt)

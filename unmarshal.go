@@ -267,7 +267,7 @@ func decString(t reflect.Type) decFunc {
 		}
 		switch wt {
 		case variant.TypeString, variant.TypeStringName:
-			if raw, next, ok := d.QuickText(off + 4); ok {
+			if raw, next, ok := d.QuickStr(off + 4); ok && variant.PlainText(raw) {
 				*(*string)(p) = d.stringOf(raw)
 				return next, nil
 			}
@@ -1219,7 +1219,7 @@ func (d *decodeState) fastField(f *field, fp unsafe.Pointer, q int) (int, bool) 
 		}
 	case fastString:
 		if h == uint32(variant.TypeString) {
-			if raw, next, ok := d.QuickText(q + 4); ok {
+			if raw, next, ok := d.QuickStr(q + 4); ok && variant.PlainText(raw) {
 				*(*string)(fp) = d.stringOf(raw)
 				return next, true
 			}

@@ -115,9 +115,13 @@ func (d *decoder) i32s(p int, dst []int32) {
 // value decodes the Variant at off, nested depth deep, and returns it with
 // the offset after it.
 func (d *decoder) value(off, depth int) (Value, int, error) {
-	h, t, err := d.Head(off, depth)
-	if err != nil {
-		return nil, 0, err
+	h, ok := d.QuickHead(off, depth)
+	t := Type(uint8(h))
+	if !ok {
+		var err error
+		if h, t, err = d.Head(off, depth); err != nil {
+			return nil, 0, err
+		}
 	}
 	p := off + 4
 	rem := d.rem(p)
@@ -149,12 +153,18 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		}
 		return Bool(x), next, nil
 	case TypeInt:
+		if h&wire.Flag64 == 0 && rem >= 4 {
+			return d.boxInt(Int(int32(wire.U32(d.b[p:])))), p + 4, nil
+		}
 		x, next, err := d.Int(off, h)
 		if err != nil {
 			return nil, 0, err
 		}
 		return d.boxInt(Int(x)), next, nil
 	case TypeFloat:
+		if h&wire.Flag64 == 0 && rem >= 4 {
+			return d.boxFloat(Float(wire.F32(d.b[p:]))), p + 4, nil
+		}
 		x, next, err := d.Float(off, h)
 		if err != nil {
 			return nil, 0, err

@@ -221,6 +221,11 @@ func (r *Reader) textSlow(raw []byte) ([]byte, bool) {
 	return nil, false
 }
 
+// PlainText reports whether the stored bytes b of a string are its value
+// as they are, the case Text needs no work for: ASCII without NUL. With
+// QuickStr, it is Str's fast path for callers that inline it.
+func PlainText(b []byte) bool { return plainASCII(b) }
+
 // plainASCII reports whether b holds only ASCII bytes other than NUL.
 func plainASCII(b []byte) bool {
 	const hi, lo = 0x8080808080808080, 0x0101010101010101
@@ -736,10 +741,3 @@ func (r *Reader) Bool(off int) (bool, int, error) {
 	return wire.U32(r.b[p:]) != 0, p + 4, nil
 }
 
-// QuickText is Str's common case, small enough to inline: a string of
-// plain ASCII (no NUL) whose value is its stored bytes. When it reports
-// false, Str decides.
-func (r *Reader) QuickText(p int) ([]byte, int, bool) {
-	raw, next, ok := r.QuickStr(p)
-	return raw, next, ok && plainASCII(raw)
-}
