@@ -38,7 +38,9 @@ type writer struct {
 	o   Options
 }
 
-func valueErr(p *variant.Path, msg string) error { return &Error{Offset: -1, Path: p.String(), Msg: msg} }
+func valueErr(p *variant.Path, msg string) error {
+	return &Error{Offset: -1, Path: p.String(), Msg: msg}
+}
 
 func (w *writer) newline(depth int) {
 	if w.o.Indent == "" {

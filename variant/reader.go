@@ -740,4 +740,3 @@ func (r *Reader) Bool(off int) (bool, int, error) {
 	}
 	return wire.U32(r.b[p:]) != 0, p + 4, nil
 }
-
