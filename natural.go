@@ -84,7 +84,7 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 		}
 	case variant.TypeVector2, variant.TypeVector3:
 		var c [3]float64
-		next, err := d.reals(off, h, wt, c[:variant.Facts(wt).Reals])
+		next, err := d.Reals(off, h, wt, c[:variant.Facts(wt).Reals])
 		if err != nil {
 			return nil, 0, err
 		}
@@ -98,13 +98,10 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 		if wt == variant.TypeColor {
 			n = 4
 		}
-		if rem := len(d.b) - off - 4; rem < 4*n {
-			return nil, 0, d.Short(off, wt, 4*n, rem)
+		next, err := d.Words(off, wt, c[:n])
+		if err != nil {
+			return nil, 0, err
 		}
-		for i := range n {
-			c[i] = wire.U32(d.b[off+4+4*i:])
-		}
-		next := off + 4 + 4*n
 		switch wt {
 		case variant.TypeVector2i:
 			return variant.Vector2i{X: int32(c[0]), Y: int32(c[1])}, next, nil
@@ -122,29 +119,6 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 		return nil, 0, err
 	}
 	return natural(v), next, nil
-}
-
-// reals reads the components of a real math value whose header h is at
-// off, as package variant reads them.
-func (d *decodeState) reals(off int, h uint32, t variant.Type, dst []float64) (int, error) {
-	q := off + 4
-	rem := len(d.b) - q
-	if h&wire.Flag64 != 0 && d.fam == variant.Godot4 {
-		if rem < 8*len(dst) {
-			return 0, d.Short(off, t, 8*len(dst), rem)
-		}
-		for i := range dst {
-			dst[i] = wire.F64(d.b[q+8*i:])
-		}
-		return q + 8*len(dst), nil
-	}
-	if rem < 4*len(dst) {
-		return 0, d.Short(off, t, 4*len(dst), rem)
-	}
-	for i := range dst {
-		dst[i] = float64(wire.F32(d.b[q+4*i:]))
-	}
-	return q + 4*len(dst), nil
 }
 
 // naturalPacked decodes each packed array type into its natural Go slice.

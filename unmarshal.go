@@ -452,26 +452,15 @@ func decReals(t reflect.Type, l *mathLayout) decFunc {
 			}
 			return 0, d.mismatch(off, wt, t)
 		}
-		q := off + 4
-		rem := len(d.b) - q
-		if h&wire.Flag64 != 0 && d.fam == variant.Godot4 {
-			if rem < 8*n {
-				return 0, d.Short(off, wt, 8*n, rem)
-			}
-			src := d.b[q : q+8*n]
-			for i, o := range l.offs {
-				*(*float64)(unsafe.Add(p, o)) = wire.F64(src[8*i:])
-			}
-			return q + 8*n, nil
+		var c [16]float64
+		next, err := d.Reals(off, h, wt, c[:n])
+		if err != nil {
+			return 0, err
 		}
-		if rem < 4*n {
-			return 0, d.Short(off, wt, 4*n, rem)
-		}
-		src := d.b[q : q+4*n]
 		for i, o := range l.offs {
-			*(*float64)(unsafe.Add(p, o)) = float64(wire.F32(src[4*i:]))
+			*(*float64)(unsafe.Add(p, o)) = c[i]
 		}
-		return q + 4*n, nil
+		return next, nil
 	}
 }
 
@@ -490,15 +479,15 @@ func decInt32s(t reflect.Type, l *mathLayout) decFunc {
 			}
 			return 0, d.mismatch(off, wt, t)
 		}
-		q := off + 4
-		if rem := len(d.b) - q; rem < 4*n {
-			return 0, d.Short(off, wt, 4*n, rem)
+		var c [4]uint32
+		next, err := d.Words(off, wt, c[:n])
+		if err != nil {
+			return 0, err
 		}
-		src := d.b[q : q+4*n]
 		for i, o := range l.offs {
-			*(*uint32)(unsafe.Add(p, o)) = wire.U32(src[4*i:])
+			*(*uint32)(unsafe.Add(p, o)) = c[i]
 		}
-		return q + 4*n, nil
+		return next, nil
 	}
 }
 
@@ -740,23 +729,17 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 		}
 	case variant.TypePackedStringArray:
 		return func(d *decodeState, off int, _ uint32, p unsafe.Pointer) (int, error) {
-			q := off + 4
-			if rem := len(d.b) - q; rem < 4 {
-				return 0, d.Short(off, pt, 4, rem)
+			n, err := d.StringsCount(off, off+4)
+			if err != nil {
+				return 0, err
 			}
-			n := int64(int32(wire.U32(d.b[q:])))
-			q += 4
-			if n > 0 {
-				if err := d.Take(off, pt, n); err != nil {
-					return 0, err
-				}
-			}
+			q := off + 8
 			s := (*[]string)(p)
 			out := (*s)[:0]
 			if out == nil {
-				out = make([]string, 0, d.Reserve(min(n, int64(max(len(d.b)-q, 0)/4))))
+				out = make([]string, 0, d.Reserve(min(int64(n), int64(max(len(d.b)-q, 0)/4))))
 			}
-			for i := int64(0); i < n; i++ {
+			for i := range n {
 				v, next, err := d.Str(q, pt)
 				if err != nil {
 					return 0, prefix(err, variant.IndexSeg(int(i)), variant.IndexSeg(int(i)))
@@ -781,12 +764,9 @@ func packedDecoder(pt variant.Type) func(d *decodeState, off int, h uint32, p un
 func packedReals[V variant.Vector2 | variant.Vector3 | variant.Vector4](pt variant.Type) func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
 	comps := variant.Facts(pt).Comps
 	return func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error) {
-		size := 4
-		wide := h&wire.Flag64 != 0 && d.fam == variant.Godot4
-		if wide {
-			size = 8
-		}
-		n, err := d.Count(off, off+4, pt, comps*size)
+		esize := d.ElemSize(h, pt)
+		wide := esize > 4*comps
+		n, err := d.Count(off, off+4, pt, esize)
 		if err != nil {
 			return 0, err
 		}
@@ -803,7 +783,7 @@ func packedReals[V variant.Vector2 | variant.Vector3 | variant.Vector4](pt varia
 				dst[i] = float64(wire.F32(src[4*i:]))
 			}
 		}
-		return off + 8 + comps*size*n, nil
+		return off + 8 + esize*n, nil
 	}
 }
 

@@ -131,16 +131,12 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 	}
 
 	if n := Facts(t).Reals; n > 0 {
-		size := 4
-		if wide {
-			size = 8
-		}
-		if rem < n*size {
-			return nil, 0, d.Short(off, t, n*size, rem)
-		}
 		var c [16]float64
-		d.reals(p, c[:n], wide)
-		return d.mathValue(t, &c), p + n*size, nil
+		next, err := d.Reals(off, h, t, c[:n])
+		if err != nil {
+			return nil, 0, err
+		}
+		return d.mathValue(t, &c), next, nil
 	}
 
 	switch t {

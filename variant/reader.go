@@ -740,3 +740,43 @@ func (r *Reader) Bool(off int) (bool, int, error) {
 	}
 	return wire.U32(r.b[p:]) != 0, p + 4, nil
 }
+
+// Reals reads the len(dst) real components of the value of type t whose
+// header h is at off: float64 in double precision (see Wide), else
+// float32. It returns the offset after them.
+func (r *Reader) Reals(off int, h uint32, t Type, dst []float64) (int, error) {
+	p := off + 4
+	if r.Wide(h, t) {
+		if rem := r.rem(p); rem < 8*len(dst) {
+			return 0, r.Short(off, t, 8*len(dst), rem)
+		}
+		src := r.b[p : p+8*len(dst)]
+		for i := range dst {
+			dst[i] = wire.F64(src[8*i:])
+		}
+		return p + 8*len(dst), nil
+	}
+	if rem := r.rem(p); rem < 4*len(dst) {
+		return 0, r.Short(off, t, 4*len(dst), rem)
+	}
+	src := r.b[p : p+4*len(dst)]
+	for i := range dst {
+		dst[i] = float64(wire.F32(src[4*i:]))
+	}
+	return p + 4*len(dst), nil
+}
+
+// Words reads the len(dst) 32-bit components of the value of type t at off
+// (the int32 components of an integer vector, the float32 bits of a
+// Color) and returns the offset after them.
+func (r *Reader) Words(off int, t Type, dst []uint32) (int, error) {
+	p := off + 4
+	if rem := r.rem(p); rem < 4*len(dst) {
+		return 0, r.Short(off, t, 4*len(dst), rem)
+	}
+	src := r.b[p : p+4*len(dst)]
+	for i := range dst {
+		dst[i] = wire.U32(src[4*i:])
+	}
+	return p + 4*len(dst), nil
+}
