@@ -2,6 +2,7 @@ package variant
 
 import (
 	"bytes"
+	"math"
 	"encoding/binary"
 	"strconv"
 	"strings"
@@ -694,18 +695,28 @@ func (r *Reader) Int(off int, h uint32) (int64, int, error) {
 }
 
 func (r *Reader) intSlow(off int, h uint32) (int64, int, error) {
+	x, next, err := r.payload(off, h, TypeInt)
+	if h&wire.Flag64 == 0 {
+		return int64(int32(x)), next, err
+	}
+	return int64(x), next, err
+}
+
+// payload reads the payload of an int or float whose header h is at off:
+// 4 bytes, or 8 with wire.Flag64.
+func (r *Reader) payload(off int, h uint32, t Type) (uint64, int, error) {
 	p := off + 4
-	rem := r.rem(p)
+	size := 4
 	if h&wire.Flag64 != 0 {
-		if rem < 8 {
-			return 0, 0, r.Short(off, TypeInt, 8, rem)
-		}
-		return int64(wire.U64(r.b[p:])), p + 8, nil
+		size = 8
 	}
-	if rem < 4 {
-		return 0, 0, r.Short(off, TypeInt, 4, rem)
+	if rem := r.rem(p); rem < size {
+		return 0, 0, r.Short(off, t, size, rem)
 	}
-	return int64(int32(wire.U32(r.b[p:]))), p + 4, nil
+	if size == 8 {
+		return wire.U64(r.b[p:]), p + 8, nil
+	}
+	return uint64(wire.U32(r.b[p:])), p + 4, nil
 }
 
 // Float reads the payload of a float whose header h is at off: a
@@ -718,18 +729,11 @@ func (r *Reader) Float(off int, h uint32) (float64, int, error) {
 }
 
 func (r *Reader) floatSlow(off int, h uint32) (float64, int, error) {
-	p := off + 4
-	rem := r.rem(p)
-	if h&wire.Flag64 != 0 {
-		if rem < 8 {
-			return 0, 0, r.Short(off, TypeFloat, 8, rem)
-		}
-		return wire.F64(r.b[p:]), p + 8, nil
+	x, next, err := r.payload(off, h, TypeFloat)
+	if h&wire.Flag64 == 0 {
+		return float64(math.Float32frombits(uint32(x))), next, err
 	}
-	if rem < 4 {
-		return 0, 0, r.Short(off, TypeFloat, 4, rem)
-	}
-	return float64(wire.F32(r.b[p:])), p + 4, nil
+	return math.Float64frombits(x), next, err
 }
 
 // Bool reads the payload of a bool whose header is at off.
