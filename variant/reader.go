@@ -2,8 +2,8 @@ package variant
 
 import (
 	"bytes"
-	"math"
 	"encoding/binary"
+	"math"
 	"strconv"
 	"strings"
 	"unicode/utf8"
