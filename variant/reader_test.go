@@ -1,0 +1,169 @@
+package variant
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/gdvar/gdvar/wire"
+)
+
+// TestReaderSkipEngineVerdicts checks Reader.Skip, which checks a value
+// without building it, against the real engines' verdicts on every
+// malformed or unusual input of testdata/golden: it accepts what the
+// engine accepts, using as many bytes, and refuses what it refuses with the
+// engine's error code. Where the decoder knowingly differs from the engine
+// (knownDifferences), Skip takes the decoder's decision.
+func TestReaderSkipEngineVerdicts(t *testing.T) {
+	for _, g := range goldenFamilies {
+		lines := readJSONL[verdictLine](t, g.file+"-decode.jsonl")
+		if len(lines) < 300 {
+			t.Fatalf("%v: only %d cases", g.fam, len(lines))
+		}
+		for _, l := range lines {
+			b, err := hex.DecodeString(l.Hex)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opts := DecOptions{Family: g.fam, AllowObjects: l.Objects}
+			m := dmode(t, opts)
+			r := m.Reader(b)
+			next, typ, _, skipErr := r.Skip(0, 0)
+			_, used, decErr := m.Decode(b)
+			if knownDifferenceFor(g.fam, l.Name) == nil {
+				if (skipErr == nil) != l.OK {
+					t.Errorf("%v %q: Skip ok=%v (%v), engine ok=%v (%s)", g.fam, l.Name, skipErr == nil, skipErr, l.OK, clip(l.Error))
+					continue
+				}
+				if want, named := engineCode(l.Error); !l.OK && named {
+					var e *Error
+					if !errors.As(skipErr, &e) || e.Code != want {
+						t.Errorf("%v %q: Skip error %v, engine code %v (%s)", g.fam, l.Name, skipErr, want, clip(l.Error))
+					}
+				}
+				if l.OK && l.Used != nil && min(next, len(b)) != min(*l.Used, len(b)) {
+					t.Errorf("%v %q: Skip used %d bytes, engine %d", g.fam, l.Name, next, *l.Used)
+				}
+				if id, _ := typ.ID(g.fam); l.OK && int(id) != l.Type && l.Type != 0 && typ != TypeObject {
+					t.Errorf("%v %q: Skip read type %v, engine %d", g.fam, l.Name, typ, l.Type)
+				}
+			}
+			// Skip and Decode are one reader: the same decision, the same
+			// error, the same length.
+			if !reflect.DeepEqual(skipErr, decErr) {
+				t.Errorf("%v %q: Skip error %v, Decode error %v", g.fam, l.Name, skipErr, decErr)
+			}
+			if decErr == nil && min(next, len(b)) != used {
+				t.Errorf("%v %q: Skip used %d bytes, Decode %d", g.fam, l.Name, next, used)
+			}
+		}
+	}
+}
+
+// TestReaderValueInPlace checks that Reader.Value decodes a value nested
+// in the input with the offsets, depth and element count of the whole
+// input: errors point into the whole input, the depth limit counts from its
+// top, and MaxElements counts the elements read before.
+func TestReaderValueInPlace(t *testing.T) {
+	inner, _ := Encode(&Array{Values: []Value{Int(1), &Array{Values: []Value{Int(2)}}}})
+	data := append(wire.AppendU32(nil, uint32(TypeArray)), wire.AppendU32(nil, 1)...)
+	data = append(data, inner...) // [[1, [2]]]
+
+	m, _ := DecOptions{MaxDepth: 3}.DecMode()
+	r := m.Reader(data)
+	v, next, err := r.Value(8, 1)
+	if err != nil || next != len(data) {
+		t.Fatalf("Value(8, 1) = %v, %d, %v", v, next, err)
+	}
+	if want := (&Array{Values: []Value{Int(1), &Array{Values: []Value{Int(2)}}}}); !Equal(v, want) {
+		t.Errorf("Value = %v, want %v", v, want)
+	}
+
+	// Read as if one level deeper, the innermost int is level 4: too
+	// deep, at its own offset in the whole input.
+	_, _, err = r.Value(8, 2)
+	var e *Error
+	if !errors.As(err, &e) || e.Err != ErrTooDeep || e.Offset != 32 || e.Path != "[1][0]" {
+		t.Errorf("Value(8, 2): %v, want ErrTooDeep at byte 32, path [1][0]", err)
+	}
+
+	m, _ = DecOptions{MaxElements: 4}.DecMode()
+	r = m.Reader(data)
+	if _, _, _, err := r.Skip(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if r.Elements() != 4 {
+		t.Errorf("Elements after Skip = %d, want 4", r.Elements())
+	}
+	r = m.Reader(data)
+	if err := r.Take(0, TypeArray, 2); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := r.Value(8, 1); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("Value of 3 elements after 2 with MaxElements 4: %v, want ErrTooLarge", err)
+	}
+	if _, _, err := r.Reread(8, 1); err != nil {
+		t.Errorf("Reread counts nothing twice: %v", err)
+	}
+}
+
+// ExampleReader walks an Array without building it: the header of each
+// element, and the offset after it.
+func ExampleReader() {
+	data, _ := Encode(&Array{Values: []Value{Int(7), String("seven"), Vector2{7, 7}}})
+	m, _ := DecOptions{}.DecMode()
+	r := m.Reader(data)
+	h, _, _ := r.Head(0, 0)
+	_, n, q, _ := r.ArrayHead(0, h)
+	q += 4 // after the count
+	for range n {
+		next, t, _, err := r.Skip(q, 1)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("byte %d: %v, %d bytes\n", q, t, next-q)
+		q = next
+	}
+	// Output:
+	// byte 8: int, 8 bytes
+	// byte 16: String, 16 bytes
+	// byte 32: Vector2, 12 bytes
+}
+
+// ExamplePath builds the place of a value for a message only when one is
+// needed.
+func ExamplePath() {
+	var top *Path
+	p := top.Index(3).Key(String("pos"))
+	fmt.Println(p)
+	// Output: [3]["pos"]
+}
+
+// ExampleVersion_Reads asks the table of engine facts whether a version
+// reads a part of the format.
+func ExampleVersion_Reads() {
+	v := Version{Major: 4, Minor: 2}
+	for _, f := range []Feature{TypedArrays, TypedDictionaries, TypeFeature(TypePackedVector4Array), WideFeature(TypeVector4)} {
+		if !v.Reads(f) {
+			fmt.Println(f.Missing())
+		}
+	}
+	// Output:
+	// typed Array cannot be read before Godot 4.3
+	// typed Dictionary cannot be read before Godot 4.4
+	// PackedVector4Array cannot be read before Godot 4.3
+}
+
+// ExampleFacts reads a type's layout from the table of engine facts.
+func ExampleFacts() {
+	f := Facts(TypeTransform3D)
+	fmt.Println(f.Size, f.Reals, f.Real)
+	b := MathValue(TypeBasis, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}).(Basis) // row by row
+	fmt.Println(b.X, b.Y, b.Z)                                              // columns
+	// Output:
+	// 48 12 true
+	// Vector3(1, 4, 7) Vector3(2, 5, 8) Vector3(3, 6, 9)
+}
