@@ -414,7 +414,7 @@ func encReals(l *mathLayout) encFunc {
 	if l.t == variant.TypeVector2 {
 		return func(e *encodeState, b []byte, p unsafe.Pointer, _ int) ([]byte, error) {
 			v := (*variant.Vector2)(p)
-			if !e.double && e.fam == variant.Godot4 {
+			if !e.double && e.fam.Facts().NativeIDs {
 				b = wire.AppendU32(b, uint32(variant.TypeVector2))
 				b = wire.AppendF32(b, float32(v.X))
 				return wire.AppendF32(b, float32(v.Y)), nil
@@ -533,7 +533,7 @@ func packedEncoder(pt variant.Type, strict bool) func(e *encodeState, b []byte, 
 	case variant.TypePackedInt64Array:
 		return func(e *encodeState, b []byte, data unsafe.Pointer, n, depth int) ([]byte, error) {
 			s := unsafe.Slice((*int64)(data), n)
-			if e.fam == variant.Godot3 && !strict {
+			if _, has := pt.ID(e.fam); !has && !strict {
 				return e.arrayOf(b, n, depth, func(b []byte, i int) []byte { return appendInt(b, s[i]) })
 			}
 			b, err := hdr(e, b, n)
@@ -545,7 +545,7 @@ func packedEncoder(pt variant.Type, strict bool) func(e *encodeState, b []byte, 
 	case variant.TypePackedFloat64Array:
 		return func(e *encodeState, b []byte, data unsafe.Pointer, n, depth int) ([]byte, error) {
 			s := unsafe.Slice((*float64)(data), n)
-			if e.fam == variant.Godot3 && !strict {
+			if _, has := pt.ID(e.fam); !has && !strict {
 				return e.arrayOf(b, n, depth, func(b []byte, i int) []byte { return appendFloat(b, s[i]) })
 			}
 			b, err := hdr(e, b, n)
@@ -568,7 +568,7 @@ func packedEncoder(pt variant.Type, strict bool) func(e *encodeState, b []byte, 
 	case variant.TypePackedVector2Array, variant.TypePackedVector3Array, variant.TypePackedVector4Array:
 		comps := variant.Facts(pt).Comps
 		return func(e *encodeState, b []byte, data unsafe.Pointer, n, depth int) ([]byte, error) {
-			if f := variant.TypeFeature(pt); e.fam == variant.Godot4 && !e.ver.Reads(f) {
+			if f := variant.TypeFeature(pt); e.fam.Facts().NativeIDs && !e.ver.Reads(f) {
 				return b, e.unsupported(b, pt, f.Missing())
 			}
 			b, err := e.realHeader(b, pt)
@@ -622,7 +622,7 @@ func (bd *builder) elemsEncoder(c *codec, strict bool) func(e *encodeState, b []
 	return func(e *encodeState, b []byte, data unsafe.Pointer, n int, typed bool, depth int) ([]byte, error) {
 		vt := ec.vtype
 		typed = (typed || e.typed) && vt != variant.TypeUnknown
-		if f := variant.TypedArrays; typed && (e.fam == variant.Godot3 || !e.ver.Reads(f)) {
+		if f := variant.TypedArrays; typed && (!e.fam.Facts().TypedContainers || !e.ver.Reads(f)) {
 			return b, e.unsupported(b, variant.TypeArray, f.Missing())
 		}
 		hdr := len(b)
@@ -736,7 +736,7 @@ func encStruct(info *structInfo) encFunc {
 			if n == 0 && depth >= e.maxDepth {
 				return b, prefix(e.tooDeep(b, variant.TypeString), "", "{key}")
 			}
-			if !f.utf8OK && !(e.fam == variant.Godot3 && f.g3OK) {
+			if !f.utf8OK && !(e.fam.Facts().LooseUTF8 && f.g3OK) {
 				return b, prefix(e.checkString(b, variant.TypeString, f.name), "."+f.name, "{key}")
 			}
 			b = append(b, f.key...)
@@ -798,7 +798,7 @@ func (bd *builder) mapEncoder(c *codec) {
 		typed = typed || e.typed
 		kTyped := typed && kc.vtype != variant.TypeUnknown
 		vTyped := typed && vc.vtype != variant.TypeUnknown
-		if f := variant.TypedDictionaries; (kTyped || vTyped) && (e.fam == variant.Godot3 || !e.ver.Reads(f)) {
+		if f := variant.TypedDictionaries; (kTyped || vTyped) && (!e.fam.Facts().TypedContainers || !e.ver.Reads(f)) {
 			return b, e.unsupported(b, variant.TypeDictionary, f.Missing())
 		}
 		hdr := len(b)

@@ -75,11 +75,11 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 		}
 		return string(s), next, nil
 	case variant.TypeArray:
-		if d.fam == variant.Godot3 || h>>wire.ArrayTypeShift&wire.KindMask == 0 {
+		if !d.fam.Facts().TypedContainers || h>>wire.ArrayTypeShift&wire.KindMask == 0 {
 			return d.naturalArray(off, depth)
 		}
 	case variant.TypeDictionary:
-		if d.fam == variant.Godot3 || h>>wire.DictKeyTypeShift&0xF == 0 {
+		if !d.fam.Facts().TypedContainers || h>>wire.DictKeyTypeShift&0xF == 0 {
 			return d.naturalDictionary(off, depth)
 		}
 	case variant.TypeVector2, variant.TypeVector3:

@@ -189,7 +189,7 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 	case TypeNodePath:
 		return d.nodePath(off, p)
 	case TypeRID:
-		if d.fam == Godot3 {
+		if d.ff.RIDSize == 0 {
 			return RID(0), p, nil
 		}
 		if rem < 8 {
@@ -402,7 +402,7 @@ func (d *decoder) nodePath(off, p int) (Value, int, error) {
 		q = next
 	}
 	np.Absolute = absolute
-	if d.fam == Godot3 && len(np.Names) == 0 && len(np.Subnames) == 0 {
+	if d.ff.EmptyPathRelative && len(np.Names) == 0 && len(np.Subnames) == 0 {
 		np.Absolute = false // Godot 3 drops the flag of an empty path
 	}
 	return np, q, nil
@@ -545,7 +545,7 @@ func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
 // peekCount returns the entry count of an untyped Dictionary whose payload
 // starts at p, or 0 when it is typed or the count is not there.
 func peekCount(b []byte, p int, h uint32, fam Family) int {
-	if (fam == Godot4 && h>>wire.DictKeyTypeShift&0xF != 0) || len(b)-p < 4 {
+	if (fam.Facts().TypedContainers && h>>wire.DictKeyTypeShift&0xF != 0) || len(b)-p < 4 {
 		return 0
 	}
 	return int(wire.U32(b[p:]) & wire.CountMask)

@@ -224,7 +224,7 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 		if b, err = e.header(b, TypeRID, 0); err != nil {
 			return b, err
 		}
-		if e.Family == Godot3 {
+		if e.Family.Facts().RIDSize == 0 {
 			return b, nil // Godot 3 writes no RID payload
 		}
 		return wire.AppendU64(b, uint64(v)), nil
@@ -448,7 +448,7 @@ func (e *encoder) typedSupport(b []byte, t Type, typed bool, f Feature) error {
 	if !typed {
 		return nil
 	}
-	if e.Family == Godot3 || !e.Version.Reads(f) {
+	if !e.Family.Facts().TypedContainers || !e.Version.Reads(f) {
 		return e.unsupported(b, t, f.Missing())
 	}
 	return nil

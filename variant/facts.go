@@ -111,3 +111,45 @@ func (v Version) Reads(f Feature) bool { return v.atLeast(f.Since.Major, f.Since
 func (f Feature) Missing() string {
 	return f.Name + " cannot be read before Godot " + f.Since.String()
 }
+
+// FamilyFacts are the engine facts that tell the two families apart,
+// besides their type ids (Type.ID, TypeFromID) and type names
+// (Family.Name).
+type FamilyFacts struct {
+	// NativeIDs: the type ids on the wire are this package's Type values.
+	NativeIDs bool
+	// RIDSize is the payload size of an RID; Godot 3 writes none.
+	RIDSize int
+	// WideReals: the 64-bit header flag widens the real components of
+	// math types (Godot 3 ignores it).
+	WideReals bool
+	// TypedContainers: Array and Dictionary headers carry element types
+	// (written by Godot 4.3+ and 4.4+, see TypedArrays).
+	TypedContainers bool
+	// LooseUTF8: strings are read with Godot 3's looser UTF-8 parser (see
+	// DecodeStringGodot3) instead of refusing malformed UTF-8.
+	LooseUTF8 bool
+	// EmptyPathRelative: the absolute flag of an empty NodePath is dropped.
+	EmptyPathRelative bool
+	// ScriptPaths: an Object's "script" property is the res:// path of a
+	// script the engine loads.
+	ScriptPaths bool
+	// ClassRefused is the engine's error code for a full Object of a
+	// class it cannot instantiate.
+	ClassRefused Code
+}
+
+var (
+	godot4Facts = FamilyFacts{NativeIDs: true, RIDSize: 8, WideReals: true, TypedContainers: true,
+		ScriptPaths: true, ClassRefused: ErrCodeInvalidData}
+	godot3Facts = FamilyFacts{LooseUTF8: true, EmptyPathRelative: true, ClassRefused: ErrCodeUnavailable}
+)
+
+// Facts returns the facts of the family (Godot 4's for a family that is
+// not Godot3).
+func (f Family) Facts() FamilyFacts {
+	if f == Godot3 {
+		return godot3Facts
+	}
+	return godot4Facts
+}

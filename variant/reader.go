@@ -31,6 +31,7 @@ import (
 type Reader struct {
 	b            []byte
 	fam          Family
+	ff           FamilyFacts
 	allowObjects bool
 	strict       bool
 	zeroCopy     bool
@@ -46,7 +47,7 @@ type Reader struct {
 // Reader returns a Reader of b with the mode's options.
 func (m *DecMode) Reader(b []byte) Reader {
 	o := &m.opts
-	return Reader{b: b, fam: o.Family, allowObjects: o.AllowObjects, strict: o.Strict, zeroCopy: o.ZeroCopy,
+	return Reader{b: b, fam: o.Family, ff: o.Family.Facts(), allowObjects: o.AllowObjects, strict: o.Strict, zeroCopy: o.ZeroCopy,
 		maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements), budget: int64(len(b) / 8),
 		keys: m.keys, classes: o.Classes, scripts: o.Scripts}
 }
@@ -111,7 +112,7 @@ func (r *Reader) Reserve(n int64) int {
 // within the depth limit, header present, type byte valid (the type is
 // then uint8(h)). When it reports false, Head decides.
 func (r *Reader) QuickHead(off, depth int) (uint32, bool) {
-	if depth <= r.maxDepth && off+4 <= len(r.b) && r.fam == Godot4 {
+	if depth <= r.maxDepth && off+4 <= len(r.b) && r.ff.NativeIDs {
 		h := wire.U32(r.b[off:])
 		return h, uint8(h) < uint8(TypeCount)
 	}
@@ -140,7 +141,7 @@ func (r *Reader) Head(off, depth int) (uint32, Type, error) {
 // Wide reports whether a value of type t with header h has
 // double-precision components.
 func (r *Reader) Wide(h uint32, t Type) bool {
-	return h&wire.Flag64 != 0 && r.fam == Godot4 && Facts(t).Real
+	return h&wire.Flag64 != 0 && r.ff.WideReals && Facts(t).Real
 }
 
 // QuickStr is StrRaw's common case, small enough to inline.
@@ -215,7 +216,7 @@ func (r *Reader) textSlow(raw []byte) ([]byte, bool) {
 	if utf8.Valid(raw) {
 		return raw, true
 	}
-	if r.fam == Godot3 {
+	if r.ff.LooseUTF8 {
 		s, ok := DecodeStringGodot3(raw)
 		return []byte(s), ok
 	}
@@ -333,11 +334,7 @@ func (r *Reader) ObjectHead(off, p int) (class []byte, n int, q int, err error) 
 		return class, 0, q, err
 	}
 	if r.classes != nil && !r.classes(string(class)) {
-		code := ErrCodeInvalidData
-		if r.fam == Godot3 {
-			code = ErrCodeUnavailable
-		}
-		return nil, 0, 0, r.Fail(off, t, ErrObjectsNotAllowed, code,
+		return nil, 0, 0, r.Fail(off, t, ErrObjectsNotAllowed, r.ff.ClassRefused,
 			"class "+strconv.Quote(string(class))+" cannot be instantiated (DecOptions.Classes)")
 	}
 	if r.rem(q) < 4 {
@@ -357,7 +354,7 @@ func (r *Reader) ObjectHead(off, p int) (class []byte, n int, q int, err error) 
 // Godot 4 Object: at is the offset of the property's value, t its type
 // and s its text when it is a String. isNil values pass.
 func (r *Reader) CheckScript(at int, t Type, s []byte, isNil bool) error {
-	if r.fam != Godot4 || isNil {
+	if !r.ff.ScriptPaths || isNil {
 		return nil
 	}
 	// Godot 4.3+ names the script by its path and loads it.
@@ -445,7 +442,7 @@ func objectContainerType(kind ContainerKind, name string, allowObjects bool) Con
 func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err error) {
 	t := TypeArray
 	q = off + 4
-	if r.fam == Godot4 {
+	if r.ff.TypedContainers {
 		if elem, q, err = r.ContainerType(off, q, h>>wire.ArrayTypeShift&wire.KindMask, t); err != nil {
 			return elem, 0, 0, err
 		}
@@ -460,7 +457,7 @@ func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err
 func (r *Reader) DictHead(off int, h uint32) (key, value ContainerType, n, q int, err error) {
 	t := TypeDictionary
 	q = off + 4
-	if r.fam == Godot4 {
+	if r.ff.TypedContainers {
 		if key, q, err = r.ContainerType(off, q, h>>wire.DictKeyTypeShift&wire.KindMask, t); err != nil {
 			return key, value, 0, 0, err
 		}
@@ -501,8 +498,8 @@ func (r *Reader) skip(off, depth int) (int, Type, bool, error) {
 	if r.Wide(h, t) {
 		size *= 2
 	}
-	if t == TypeRID && r.fam == Godot4 {
-		size = 8
+	if t == TypeRID {
+		size = r.ff.RIDSize
 	}
 	if size > 0 {
 		if rem < size {
