@@ -159,25 +159,18 @@ func (e *encodeState) appendString(b []byte, s string) ([]byte, error) {
 
 // value encodes a model Value with package variant, nested depth deep.
 func (e *encodeState) value(b []byte, v variant.Value, depth int) ([]byte, error) {
-	vm := e.m.vmode
 	switch x := v.(type) {
 	case *variant.Array, *variant.Dictionary, *variant.Object:
 		if depth >= e.maxDepth && hasElements(x, e.m.opts.FullObjects) {
 			return b, e.tooDeep(b, variant.TypeOf(v))
 		}
-		vm = e.m.variantAt(depth)
 	}
-	out, err := vm.Append(b, v)
+	out, err := e.m.vmode.AppendAt(b, v, e.start, depth)
 	if err != nil {
-		ve, ok := err.(*variant.Error)
-		if !ok {
-			return b, err
+		if ve, ok := err.(*variant.Error); ok {
+			return b, wireError("marshal", ve)
 		}
-		ve.Offset += len(b) - e.start
-		if ve.Err == variant.ErrTooDeep {
-			ve.Detail = "more than " + strconv.Itoa(e.maxDepth) + " levels (a container that holds itself?)"
-		}
-		return b, wireError("marshal", ve)
+		return b, err
 	}
 	return out, nil
 }

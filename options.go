@@ -3,7 +3,6 @@ package gdvar
 import (
 	"errors"
 	"strings"
-	"sync"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -47,7 +46,6 @@ type EncOptions struct {
 type EncMode struct {
 	opts  EncOptions
 	vmode *variant.EncMode
-	sub   sync.Map // remaining depth → *variant.EncMode
 }
 
 // EncMode validates the options and returns a mode built from them.
@@ -66,25 +64,6 @@ func (o EncOptions) EncMode() (*EncMode, error) {
 
 // Options returns the mode's options, with defaults filled in.
 func (m *EncMode) Options() EncOptions { return m.opts }
-
-// variantAt returns the variant encoding mode for a sub-value nested depth
-// levels deep, so that its own limit is what is left of MaxDepth. At
-// depth MaxDepth it returns a mode of depth 1: the caller checks that the
-// value has no elements.
-func (m *EncMode) variantAt(depth int) *variant.EncMode {
-	r := max(m.opts.MaxDepth-depth, 1)
-	if r == m.opts.MaxDepth {
-		return m.vmode
-	}
-	if v, ok := m.sub.Load(r); ok {
-		return v.(*variant.EncMode)
-	}
-	o := m.vmode.Options()
-	o.MaxDepth = r
-	vm, _ := o.EncMode()
-	v, _ := m.sub.LoadOrStore(r, vm)
-	return v.(*variant.EncMode)
-}
 
 // DecOptions configures Unmarshal. The zero value reads Godot 4 data the
 // way the engine's bytes_to_var does. The fields before

@@ -31,6 +31,18 @@ func (m *EncMode) Append(dst []byte, v Value) ([]byte, error) {
 	return out, nil
 }
 
+// AppendAt is Append for a value nested depth levels deep in an encoding
+// that began at dst[start] (a Go value marshalled around it, say): error
+// offsets count from start and MaxDepth from the top of that encoding.
+func (m *EncMode) AppendAt(dst []byte, v Value, start, depth int) ([]byte, error) {
+	e := encoder{EncOptions: &m.opts, start: start}
+	out, err := e.value(dst, v, depth)
+	if err != nil {
+		return dst, finishPath(err)
+	}
+	return out, nil
+}
+
 type encoder struct {
 	*EncOptions
 	start int
