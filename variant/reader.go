@@ -90,10 +90,14 @@ func (r *Reader) rem(p int) int { return len(r.b) - p }
 func (r *Reader) Take(off int, t Type, n int64) error {
 	r.elements += n
 	if r.maxElements > 0 && r.elements > r.maxElements {
-		return r.Fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
-			"more than MaxElements ("+strconv.FormatInt(r.maxElements, 10)+") elements")
+		return r.tooMany(off, t)
 	}
 	return nil
+}
+
+func (r *Reader) tooMany(off int, t Type) error {
+	return r.Fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
+		"more than MaxElements ("+strconv.FormatInt(r.maxElements, 10)+") elements")
 }
 
 // Reserve returns how many elements a container may reserve room for up
@@ -442,13 +446,16 @@ func objectContainerType(kind ContainerKind, name string, allowObjects bool) Con
 func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err error) {
 	t := TypeArray
 	q = off + 4
-	if r.ff.TypedContainers {
+	if r.ff.TypedContainers && h>>wire.ArrayTypeShift&wire.KindMask != 0 {
 		if elem, q, err = r.ContainerType(off, q, h>>wire.ArrayTypeShift&wire.KindMask, t); err != nil {
 			return elem, 0, 0, err
 		}
 	}
-	n, err = r.containerCount(off, q, t)
-	return elem, n, q, err
+	if q+4 > len(r.b) {
+		return elem, 0, 0, r.Short(off, t, 4, r.rem(q))
+	}
+	n = int(wire.U32(r.b[q:]) & wire.CountMask) // bit 31, the never-written "shared" flag, ignored
+	return elem, n, q, r.Take(off, t, int64(n))
 }
 
 // DictHead reads the head of a Dictionary whose header h is at off: its
@@ -457,7 +464,7 @@ func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err
 func (r *Reader) DictHead(off int, h uint32) (key, value ContainerType, n, q int, err error) {
 	t := TypeDictionary
 	q = off + 4
-	if r.ff.TypedContainers {
+	if r.ff.TypedContainers && h>>wire.DictKeyTypeShift&(wire.KindMask|wire.KindMask<<2) != 0 {
 		if key, q, err = r.ContainerType(off, q, h>>wire.DictKeyTypeShift&wire.KindMask, t); err != nil {
 			return key, value, 0, 0, err
 		}
@@ -465,18 +472,11 @@ func (r *Reader) DictHead(off int, h uint32) (key, value ContainerType, n, q int
 			return key, value, 0, 0, err
 		}
 	}
-	n, err = r.containerCount(off, q, t)
-	return key, value, n, q, err
-}
-
-// containerCount reads the count of an Array or Dictionary at p (bit 31,
-// the never-written "shared" flag, ignored) and counts it.
-func (r *Reader) containerCount(off, p int, t Type) (int, error) {
-	if rem := r.rem(p); rem < 4 {
-		return 0, r.Short(off, t, 4, rem)
+	if q+4 > len(r.b) {
+		return key, value, 0, 0, r.Short(off, t, 4, r.rem(q))
 	}
-	n := int(wire.U32(r.b[p:]) & wire.CountMask)
-	return n, r.Take(off, t, int64(n))
+	n = int(wire.U32(r.b[q:]) & wire.CountMask) // bit 31, the never-written "shared" flag, ignored
+	return key, value, n, q, r.Take(off, t, int64(n))
 }
 
 // Skip checks the Variant at off, nested depth deep, exactly as Value
