@@ -39,11 +39,30 @@ func (d *decodeState) naturalValue(off, depth int) (any, int, error) {
 // the package documentation): plain Go values straight from the bytes,
 // and what has none (typed containers, most model types) through package
 // variant. At a Dictionary with other keys it returns errOtherKeys.
+//
+// Untyped containers recurse through natural with a small stack frame, so
+// that deep nesting keeps the stack small; naturalLeaf decodes the rest.
 func (d *decodeState) natural(off, depth int) (any, int, error) {
 	h, wt, err := d.Head(off, depth)
 	if err != nil {
 		return nil, 0, err
 	}
+	switch wt {
+	case variant.TypeArray:
+		if !d.fam.Facts().TypedContainers || h>>wire.ArrayTypeShift&wire.KindMask == 0 {
+			return d.naturalArray(off, depth)
+		}
+	case variant.TypeDictionary:
+		if !d.fam.Facts().TypedContainers || h>>wire.DictKeyTypeShift&0xF == 0 {
+			return d.naturalDictionary(off, depth)
+		}
+	}
+	return d.naturalLeaf(off, h, wt, depth)
+}
+
+// naturalLeaf decodes the Variant of type wt with header h at off that
+// natural does not.
+func (d *decodeState) naturalLeaf(off int, h uint32, wt variant.Type, depth int) (any, int, error) {
 	switch wt {
 	case variant.TypeNil:
 		return nil, off + 4, nil
@@ -74,14 +93,6 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 			return nil, 0, err
 		}
 		return string(s), next, nil
-	case variant.TypeArray:
-		if !d.fam.Facts().TypedContainers || h>>wire.ArrayTypeShift&wire.KindMask == 0 {
-			return d.naturalArray(off, depth)
-		}
-	case variant.TypeDictionary:
-		if !d.fam.Facts().TypedContainers || h>>wire.DictKeyTypeShift&0xF == 0 {
-			return d.naturalDictionary(off, depth)
-		}
 	case variant.TypeVector2, variant.TypeVector3:
 		var c [3]float64
 		next, err := d.Reals(off, h, wt, c[:variant.Facts(wt).Reals])

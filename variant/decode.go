@@ -114,6 +114,11 @@ func (d *decoder) i32s(p int, dst []int32) {
 
 // value decodes the Variant at off, nested depth deep, and returns it with
 // the offset after it.
+//
+// The containers recurse through value with a small stack frame: nesting
+// thousands of levels deep keeps the stack (and the memory it touches)
+// small, so the cost per level stays the same. The other types are decoded
+// by leaf, whose frame is larger.
 func (d *decoder) value(off, depth int) (Value, int, error) {
 	h, ok := d.QuickHead(off, depth)
 	t := Type(uint8(h))
@@ -123,6 +128,20 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			return nil, 0, err
 		}
 	}
+	switch t {
+	case TypeArray:
+		return d.array(off, h, depth)
+	case TypeDictionary:
+		return d.dictionary(off, h, depth)
+	case TypeObject:
+		return d.object(off, off+4, h, depth)
+	}
+	return d.leaf(off, h, t)
+}
+
+// leaf decodes the Variant of type t, not a container, whose header h is
+// at off.
+func (d *decoder) leaf(off int, h uint32, t Type) (Value, int, error) {
 	p := off + 4
 	rem := d.rem(p)
 	wide := d.Wide(h, t)
@@ -196,8 +215,6 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			return nil, 0, d.Short(off, t, 8, rem)
 		}
 		return RID(wire.U64(d.b[p:])), p + 8, nil
-	case TypeObject:
-		return d.object(off, p, h, depth)
 	case TypeCallable:
 		return Callable{}, p, nil
 	case TypeSignal:
@@ -209,10 +226,6 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 			return nil, 0, d.Short(off, t, 8, d.rem(next))
 		}
 		return Signal{Name: name, Object: wire.U64(d.b[next:])}, next + 8, nil
-	case TypeDictionary:
-		return d.dictionary(off, h, depth)
-	case TypeArray:
-		return d.array(off, h, depth)
 	case TypePackedByteArray:
 		n, err := d.Count(off, p, t, 1)
 		if err != nil {

@@ -252,6 +252,21 @@ func (w *writer) value(v Value, depth int) error {
 		}
 	}
 	switch v := v.(type) {
+	case *Object:
+		return w.object(v, depth)
+	case *Dictionary:
+		return w.dictionary(v, depth)
+	case *Array:
+		return w.array(v, depth)
+	}
+	return w.leaf(v)
+}
+
+// leaf writes v, which is not a container. Containers recurse through
+// value, whose stack frame stays small, so that deep nesting keeps the
+// stack small.
+func (w *writer) leaf(v Value) error {
+	switch v := v.(type) {
 	case nil:
 		w.str("null")
 	case Bool:
@@ -283,8 +298,6 @@ func (w *writer) value(v Value, depth int) error {
 		w.str("Object(EncodedObjectAsID,\"object_id\":")
 		w.buf = strconv.AppendInt(w.buf, int64(v), 10)
 		w.str(",\"script\":null)")
-	case *Object:
-		return w.object(v, depth)
 	case Callable:
 		w.str("Callable()")
 	case Signal:
@@ -299,11 +312,6 @@ func (w *writer) value(v Value, depth int) error {
 		w.str(", ")
 		w.buf = strconv.AppendInt(w.buf, int64(v.Object), 10)
 		w.str(")")
-	case *Dictionary:
-		return w.dictionary(v, depth)
-	case *Array:
-		return w.array(v, depth)
-
 	case Vector2:
 		w.reals("Vector2", v.X, v.Y)
 	case Vector2i:
