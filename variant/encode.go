@@ -114,7 +114,6 @@ func rows(m Basis) []float64 {
 	return []float64{m.X.X, m.Y.X, m.Z.X, m.X.Y, m.Y.Y, m.Z.Y, m.X.Z, m.Y.Z, m.Z.Z}
 }
 
-//
 // The containers recurse through value with a small stack frame, so that
 // deep nesting keeps the stack small; leaf writes the other types.
 func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
