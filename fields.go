@@ -1,7 +1,6 @@
 package gdvar
 
 import (
-	"bytes"
 	"reflect"
 	"slices"
 	"strings"
@@ -284,8 +283,3 @@ func (bd *builder) locate(t reflect.Type, f *field) {
 		t = sf.Type
 	}
 }
-
-var bomPrefix = []byte{0xEF, 0xBB, 0xBF}
-
-// hasBOM reports whether b starts with a UTF-8 byte order mark.
-func hasBOM(b []byte) bool { return bytes.HasPrefix(b, bomPrefix) }
