@@ -238,6 +238,10 @@ func (o *Options) sizeDetail(what string, n uint64) string {
 		"; raise Options.MaxSize"
 }
 
+// ValueLimit is the budget of values Read decodes from a file under o:
+// MaxValues, or its default from MaxSize.
+func (o Options) ValueLimit() int64 { return o.maxValues() }
+
 // InputLimit is the largest file Read and Unwrap may accept under o: its
 // MaxSize and room for a container's headers, block table and
 // incompressible blocks. ReadAll reads no more.
