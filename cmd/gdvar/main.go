@@ -125,8 +125,5 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (string, int,
 }
 
 func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(name)
+	return readFileBounded(name, stdin, inputLimit)
 }
