@@ -123,7 +123,7 @@ func Read(data []byte, o Options) (*File, error) {
 		return nil, err
 	}
 	if int64(n) > o.maxValues() {
-		return nil, fail("value "+strconv.FormatInt(o.maxValues(), 10), 0, ErrTooLarge, o.valuesDetail())
+		return nil, fail("store_var values", 0, ErrTooLarge, strconv.Itoa(n)+" values: "+o.valuesDetail())
 	}
 	f.BigEndian = be
 	fams := []variant.Family{variant.Godot4, variant.Godot3}
