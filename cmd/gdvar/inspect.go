@@ -153,7 +153,8 @@ func looksLikeFile(data []byte, o inspect.Options) bool {
 			}
 			return err
 		})
-		if err == nil {
+		// Past the budget of values, the frames that fit say enough.
+		if err == nil || errors.Is(err, variant.ErrTooLarge) {
 			return true
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gdvar/gdvar/gdfile"
+	"github.com/gdvar/gdvar/inspect"
 	"github.com/gdvar/gdvar/internal/filefixture"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -337,5 +338,21 @@ func TestMigrateManyFiles(t *testing.T) {
 		if !strings.Contains(string(tty), "[1/2] "+one) || !strings.Contains(string(tty), "[2/2] ") {
 			t.Errorf("no progress on a terminal:\n%s", tty)
 		}
+	}
+}
+
+// A file of more values than the budget still looks like a file to
+// inspect.
+func TestLooksLikeFilePastTheBudget(t *testing.T) {
+	b := make([]byte, 8*(4096+1))
+	for i := 0; i < len(b); i += 8 {
+		b[i] = 4
+	}
+	o := inspect.Options{MaxSize: 64 << 10} // a budget of 4096 values
+	if !looksLikeFile(b, o) {
+		t.Errorf("4097 Nils are not a file")
+	}
+	if looksLikeFile([]byte{2, 0, 0, 0, 7, 0, 0, 0}, o) {
+		t.Errorf("an int is a file")
 	}
 }
