@@ -156,18 +156,21 @@ func fastlzCompress(dst, in []byte) []byte {
 	return out
 }
 
-// fastlzDecompress decompresses in (level 1 or 2) into at most limit bytes,
-// checking every instruction against both buffers. It fails where the
-// engine's decompressor gives up.
-func fastlzDecompress(in []byte, limit int) ([]byte, error) {
+// fastlzDecompress decompresses in (level 1 or 2) into at most limit bytes
+// appended to dst, checking every instruction against both buffers. It
+// fails where the engine's decompressor gives up. dst grows to at most
+// most bytes ahead of need.
+func fastlzDecompress(dst, in []byte, limit, most int) ([]byte, error) {
 	if len(in) == 0 {
-		return nil, errFastLZ
+		return dst, errFastLZ
 	}
 	level := in[0]>>5 + 1
 	if level > 2 {
-		return nil, errFastLZ
+		return dst, errFastLZ
 	}
-	out := make([]byte, 0, min(limit, 1<<16, 8*len(in)))
+	// A byte of input gives at most 255 of output (a long level 2 match).
+	base := len(dst)
+	out := grow(dst, min(limit, lzMaxRatio*len(in)+lzMaxRatio), most)
 	n := len(in)
 	ip := 1
 	ctrl := int(in[0] & 31)
@@ -219,7 +222,7 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 				}
 			}
 			l += 3
-			if len(out)+l > limit || ref < 0 {
+			if len(out)-base+l > limit || ref < base {
 				return out, errFastLZ
 			}
 			for i := range l { // may overlap: byte by byte
@@ -227,7 +230,7 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 			}
 		} else {
 			ctrl++
-			if len(out)+ctrl > limit || ip+ctrl > n {
+			if len(out)-base+ctrl > limit || ip+ctrl > n {
 				return out, errFastLZ
 			}
 			out = append(out, in[ip:ip+ctrl]...)
@@ -240,4 +243,19 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 		ip++
 	}
 	return out, nil
+}
+
+// lzMaxRatio bounds the output of a byte of FastLZ input.
+const lzMaxRatio = 256
+
+// grow returns dst with room for n more bytes: twice its capacity, as
+// append grows it, but no more than most (unless n needs more).
+func grow(dst []byte, n, most int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	c := max(min(max(2*cap(dst), 4096), most), len(dst)+n)
+	b := make([]byte, len(dst), c)
+	copy(b, dst)
+	return b
 }

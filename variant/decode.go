@@ -26,7 +26,25 @@ import (
 //
 // Memory use is bounded by the input: no count read from the data makes
 // the decoder reserve more than the bytes left could hold.
-func (m *DecMode) Decode(b []byte) (Value, int, error) {
+func (m *DecMode) Decode(b []byte) (Value, int, error) { return m.decode(b, nil) }
+
+// DecodeBudget is Decode for values that share one budget, such as the
+// values of a file: the value itself and everything in it that becomes a
+// Value or a string (Array elements, Dictionary entries, Object
+// properties, NodePath names and PackedStringArray elements, through every
+// level) are taken from *budget. A value that would take more than is left
+// fails with ErrTooLarge before the container that exceeds the budget is
+// allocated. Packed numeric arrays take nothing: they hold no more memory
+// than their bytes. After a successful call *budget is what is left.
+//
+// Each decoded value costs some tens of bytes of memory whatever its size
+// in the input, so a budget of values bounds the memory of data, such as
+// decompressed data, that is far smaller than its decoded form.
+func (m *DecMode) DecodeBudget(b []byte, budget *int64) (Value, int, error) {
+	return m.decode(b, budget)
+}
+
+func (m *DecMode) decode(b []byte, budget *int64) (Value, int, error) {
 	o := &m.opts
 	if o.MaxSize > 0 && len(b) > o.MaxSize {
 		return nil, 0, &Error{Op: "decode", Type: TypeUnknown, Family: o.Family, Code: ErrCodeOutOfMemory,
@@ -34,10 +52,19 @@ func (m *DecMode) Decode(b []byte) (Value, int, error) {
 	}
 	d := decoder{b: b, fam: o.Family, allowObjects: o.AllowObjects, maxDepth: o.MaxDepth,
 		maxElements: int64(o.MaxElements), strict: o.Strict, zeroCopy: o.ZeroCopy, budget: int64(len(b) / 8),
-		keys: m.keys, classes: o.Classes, scripts: o.Scripts}
+		keys: m.keys, classes: o.Classes, scripts: o.Scripts, valuesLeft: -1}
+	if budget != nil {
+		if *budget < 1 {
+			return nil, 0, d.fail(0, TypeUnknown, ErrTooLarge, ErrCodeOutOfMemory, "the budget of values is spent")
+		}
+		d.valuesLeft = *budget - 1
+	}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, finishPath(err)
+	}
+	if budget != nil {
+		*budget = d.valuesLeft
 	}
 	if d.strict {
 		if err := d.canonical(v, next); err != nil {
@@ -98,8 +125,24 @@ func (d *decoder) reserve(n int64) int {
 	return int(c)
 }
 
-// take counts n more elements against MaxElements.
+// take counts n more elements against MaxElements and, for DecodeBudget,
+// n more values against the budget.
 func (d *decoder) take(off int, t Type, n int64) error {
+	if err := d.takeElements(off, t, n); err != nil {
+		return err
+	}
+	if d.valuesLeft >= 0 {
+		if n > d.valuesLeft {
+			return d.fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
+				strconv.FormatInt(n, 10)+" values, more than the "+strconv.FormatInt(d.valuesLeft, 10)+" left in the budget")
+		}
+		d.valuesLeft -= n
+	}
+	return nil
+}
+
+// takeElements counts n more elements against MaxElements.
+func (d *decoder) takeElements(off int, t Type, n int64) error {
 	d.elements += n
 	if d.maxElements > 0 && d.elements > d.maxElements {
 		return d.fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
@@ -121,6 +164,7 @@ type decoder struct {
 	maxElements  int64
 	budget       int64 // elements that containers may still reserve room for
 	elements     int64 // counted so far, for MaxElements
+	valuesLeft   int64 // DecodeBudget's budget, -1 for Decode
 	strict       bool
 	zeroCopy     bool
 	arena        arena                    // slabs for values, once elements reach arenaAfter
@@ -458,7 +502,7 @@ func (d *decoder) count(off, p int, t Type, size int) (int, error) {
 			strconv.FormatInt(n, 10)+" elements need "+strconv.FormatInt(n*int64(size), 10)+
 				" bytes, have "+strconv.Itoa(rem-4))
 	}
-	if err := d.take(off, t, n); err != nil {
+	if err := d.takeElements(off, t, n); err != nil {
 		return 0, err
 	}
 	return int(n), nil

@@ -255,24 +255,6 @@ func noteTerminalInput(name string, stdin io.Reader, stderr io.Writer) {
 	}
 }
 
-// isTerminal reports whether f (an io.Reader or io.Writer) is a terminal:
-// a character device other than the null device.
-func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := file.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(st, null)
-}
-
 func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(name)
+	return readFileBounded(name, stdin, inputLimit)
 }

@@ -45,10 +45,9 @@ func gdvarProgram(t *testing.T, stdin string, args ...string) (int, string, stri
 	return gdvarBuilt(t, stdin, args...)
 }
 
-// gdvarBuilt runs the built command with args and stdin, returning its
-// exit status, standard output and standard error. It skips the test in
-// -short mode.
-func gdvarBuilt(t *testing.T, stdin string, args ...string) (int, string, string) {
+// builtGdvar builds the command once for the tests that run it as a
+// program, and returns its path. It skips the test in -short mode.
+func builtGdvar(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the command")
@@ -65,7 +64,16 @@ func gdvarBuilt(t *testing.T, stdin string, args ...string) (int, string, string
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
-	cmd := exec.Command(built.path, args...)
+	return built.path
+}
+
+// gdvarBuilt runs the built command with args and stdin, returning its
+// exit status, standard output and standard error. It skips the test in
+// -short mode.
+func gdvarBuilt(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	bin := builtGdvar(t)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
