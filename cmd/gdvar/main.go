@@ -12,7 +12,9 @@
 //	gdvar decode [--godot 3|4] [--hex | --base64] [--value | --file | --lines] [--password P | --key HEX] [FILE|-]
 //	gdvar encode [--godot 3|4] [--hex | --base64] [--lines | --file] [--container KIND] [--password P | --key HEX] [FILE|-]
 //	gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
-//	gdvar migrate [--password P | --key HEX] [--to 4|3] IN OUT
+//	gdvar migrate [--password P | --key HEX] [--to 4|3] [--force] IN OUT
+//	gdvar migrate [flags] --out-dir DIR FILE|DIR...
+//	gdvar migrate [flags] --in-place FILE|DIR...
 //	gdvar inspect [--godot 3|4] [--value | --file] [--hex] [--password P | --key HEX] [FILE|-]
 //	gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4] [FILE|-]
 //	gdvar help [CMD]
@@ -43,6 +45,7 @@ Usage:
                [flags] [FILE|-]
   gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4] [flags]
   gdvar migrate [--password P | --key HEX] [--to 4|3] [flags] IN OUT
+  gdvar migrate [flags] --out-dir DIR FILE|DIR...  (or --in-place FILE|DIR...)
   gdvar inspect [--godot 3|4] [--value | --file] [--hex]
                 [--password P | --key HEX] [flags] [FILE|-]
   gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4]
