@@ -2,10 +2,10 @@ package enet
 
 import (
 	"bufio"
-	"fmt"
 	"bytes"
 	"context"
 	"encoding/binary"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"

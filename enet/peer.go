@@ -62,9 +62,9 @@ func clampWindow(w uint32) uint32 {
 type Peer struct {
 	host *Host
 
-	id             uint16 // incomingPeerID: our slot
-	outgoingPeerID uint16
-	connectID      uint32
+	id                                   uint16 // incomingPeerID: our slot
+	outgoingPeerID                       uint16
+	connectID                            uint32
 	outgoingSessionID, incomingSessionID uint8
 
 	ap    netip.AddrPort
