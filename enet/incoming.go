@@ -706,8 +706,8 @@ func (h *Host) queueFragmentStart(p *Peer, c *command, flags Flags) (*inCmd, int
 // assembled (its fragments must cover exactly totalLength bytes).
 func (h *Host) addFragment(p *Peer, ch *channel, ic *inCmd, c *command, payload []byte) bool {
 	n := c.fragmentNumber
-	if ic.fragments[n/32]&(1<<(n%32)) != 0 {
-		return true
+	if ic.fragmentsRemaining == 0 || ic.fragments[n/32]&(1<<(n%32)) != 0 {
+		return true // a duplicate, or a fragment of a packet already complete
 	}
 	cost := len(payload) + 32
 	if p.waiting+cost > h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting+cost > h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize {
