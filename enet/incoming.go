@@ -853,8 +853,14 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 	default:
 		return discard()
 	}
-	if p.waiting >= h.cfg.MaxWaitingData || h.waiting >= h.cfg.MaxHostWaitingData {
-		return nil, -1
+	// Over the budget, only the packet a channel waits for next is taken
+	// (up to one more MaxPacketSize), so that a gap can always be filled.
+	soft := p.waiting >= h.cfg.MaxWaitingData || h.waiting >= h.cfg.MaxHostWaitingData
+	if soft {
+		next := (number == cmdSendReliable || number == cmdSendFragment) && rseq == ch.incomingReliableSeq+1
+		if !next || p.waiting >= h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting >= h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize {
+			return nil, -1
+		}
 	}
 	ic := &inCmd{
 		cmd:                *c,
