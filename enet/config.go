@@ -33,6 +33,18 @@ func (c Compression) String() string {
 	return fmt.Sprintf("Compression(%d)", int(c))
 }
 
+// Compressor compresses datagram bodies (everything after ENet's
+// header). RangeCoder is one.
+type Compressor interface {
+	// Compress appends the compressed form of src to dst and returns it,
+	// or returns nil when that would take more than limit bytes.
+	Compress(dst, src []byte, limit int) []byte
+	// Decompress appends the decompressed form of src to dst; it reports
+	// false when src is not valid or decompresses to more than limit
+	// bytes.
+	Decompress(dst, src []byte, limit int) ([]byte, bool)
+}
+
 // Config holds a host's settings. The zero value of each field selects
 // the default named in its comment; the defaults are ENet's own where ENet
 // has one.
@@ -81,6 +93,12 @@ type Config struct {
 	RefuseConnections bool
 	// Compression selects the datagram compressor. Default CompressNone.
 	Compression Compression
+	// Compressor, when set, is used instead of Compression: for Godot's
+	// COMPRESS_FASTLZ and COMPRESS_ZSTD, which frame each datagram body as
+	// one FastLZ block (bodies under 16 bytes zero-padded to 16 first)
+	// or one Zstandard frame. The host calls it with its lock held, from
+	// its own goroutines; give each host its own.
+	Compressor Compressor
 	// Checksum adds ENet's CRC32 checksum (enet_crc32) to every datagram.
 	// Both ends must agree; Godot does not enable it. Default off.
 	Checksum bool

@@ -96,8 +96,7 @@ type Host struct {
 	conn     net.PacketConn
 	udp      *net.UDPConn // conn, when it is one (allocation-free I/O)
 	start    time.Time
-	compress func(dst, src []byte, limit int) []byte
-	decomp   func(dst, src []byte, limit int) ([]byte, bool)
+	compressor Compressor
 
 	mu          sync.Mutex
 	serviceTime uint32
@@ -172,14 +171,13 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 		_ = h.udp.SetReadBuffer(256 * 1024)
 		_ = h.udp.SetWriteBuffer(256 * 1024)
 	}
-	switch s.Compression {
-	case CompressRangeCoder:
-		var enc, dec RangeCoder
-		h.compress = enc.Compress
-		h.decomp = dec.Decompress
-	case CompressZlib:
-		h.compress = zlibCompress
-		h.decomp = zlibDecompress
+	switch {
+	case s.Compressor != nil:
+		h.compressor = s.Compressor
+	case s.Compression == CompressRangeCoder:
+		h.compressor = new(RangeCoder)
+	case s.Compression == CompressZlib:
+		h.compressor = zlibCompressor{}
 	}
 	h.serviceTime = h.now()
 	h.wg.Add(2)
@@ -581,7 +579,10 @@ func (h *Host) newBuf() []byte {
 	return make([]byte, 0, maxMTU+8)
 }
 
-func zlibCompress(dst, src []byte, limit int) []byte {
+// zlibCompressor is Godot's COMPRESS_ZLIB: one zlib stream per body.
+type zlibCompressor struct{}
+
+func (zlibCompressor) Compress(dst, src []byte, limit int) []byte {
 	var b bytes.Buffer
 	w := zlib.NewWriter(&b)
 	w.Write(src)
@@ -592,7 +593,7 @@ func zlibCompress(dst, src []byte, limit int) []byte {
 	return append(dst, b.Bytes()...)
 }
 
-func zlibDecompress(dst, src []byte, limit int) ([]byte, bool) {
+func (zlibCompressor) Decompress(dst, src []byte, limit int) ([]byte, bool) {
 	r, err := zlib.NewReader(bytes.NewReader(src))
 	if err != nil {
 		return dst, false

@@ -29,12 +29,12 @@ func (h *Host) handleDatagram(b []byte, ap netip.AddrPort, addr net.Addr) {
 		}
 	}
 	if hd.flags&headerFlagCompress != 0 {
-		if h.decomp == nil {
+		if h.compressor == nil {
 			h.stats.DatagramsDropped++
 			return
 		}
 		out := append(h.dbuf[:0], b[:hd.size]...)
-		out, ok := h.decomp(out, b[hd.size:], maxMTU-hd.size)
+		out, ok := h.compressor.Decompress(out, b[hd.size:], maxMTU-hd.size)
 		h.dbuf = out[:0]
 		if !ok || len(out) == hd.size {
 			h.stats.DatagramsDropped++

@@ -26,6 +26,8 @@ type relay struct {
 	wg          sync.WaitGroup
 	forwarded   int
 	dropped     int
+	recorded    [][]byte // datagrams from the client, when recording
+	record      bool
 }
 
 func newRelay(t *testing.T, server *net.UDPAddr, loss, dup float64, maxDelay time.Duration) *relay {
@@ -68,6 +70,9 @@ func (r *relay) pump(from *net.UDPConn, fromClient bool) {
 		var to *net.UDPConn
 		var dst *net.UDPAddr
 		if fromClient {
+			if r.record {
+				r.recorded = append(r.recorded, b)
+			}
 			r.client = addr
 			to, dst = r.back, r.server
 		} else {
@@ -90,6 +95,10 @@ func (r *relay) pump(from *net.UDPConn, fromClient bool) {
 			continue
 		}
 		for _, d := range delays {
+			if r.maxDelay == 0 {
+				to.WriteToUDP(b, dst) // in order
+				continue
+			}
 			time.AfterFunc(d, func() {
 				select {
 				case <-r.done:

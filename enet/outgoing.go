@@ -133,8 +133,8 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 		hdrLen = 4
 	}
 	payload := body
-	if h.compress != nil {
-		z := h.compress(h.zbuf[:0], body, len(body))
+	if h.compressor != nil {
+		z := h.compressor.Compress(h.zbuf[:0], body, len(body))
 		if z != nil {
 			h.zbuf = z[:0]
 			if len(z) < len(body) {
