@@ -92,10 +92,10 @@ const (
 //
 // All methods of Host and Peer are safe for concurrent use.
 type Host struct {
-	cfg      settings
-	conn     net.PacketConn
-	udp      *net.UDPConn // conn, when it is one (allocation-free I/O)
-	start    time.Time
+	cfg        settings
+	conn       net.PacketConn
+	udp        *net.UDPConn // conn, when it is one (allocation-free I/O)
+	start      time.Time
 	compressor Compressor
 
 	mu          sync.Mutex
