@@ -18,7 +18,6 @@ type rawClient struct {
 	to      *net.UDPAddr
 	peerID  uint16 // the host's ID for us
 	session uint8
-	seq     uint16
 }
 
 func newRaw(t *testing.T, h *Host) *rawClient {

@@ -16,14 +16,13 @@ import (
 // Errors returned by the API. They are wrapped with context where useful;
 // compare with errors.Is.
 var (
-	ErrClosed          = errors.New("enet: host closed")
-	ErrNotConnected    = errors.New("enet: peer not connected")
-	ErrNoFreePeer      = errors.New("enet: no free peer slot")
-	ErrChannel         = errors.New("enet: channel out of range")
-	ErrTooLarge        = errors.New("enet: packet larger than MaxPacketSize")
-	ErrQueueFull       = errors.New("enet: outgoing budget of the peer used up")
-	ErrConnectFailed   = errors.New("enet: connection failed")
-	errDatagramIgnored = errors.New("enet: datagram ignored")
+	ErrClosed        = errors.New("enet: host closed")
+	ErrNotConnected  = errors.New("enet: peer not connected")
+	ErrNoFreePeer    = errors.New("enet: no free peer slot")
+	ErrChannel       = errors.New("enet: channel out of range")
+	ErrTooLarge      = errors.New("enet: packet larger than MaxPacketSize")
+	ErrQueueFull     = errors.New("enet: outgoing budget of the peer used up")
+	ErrConnectFailed = errors.New("enet: connection failed")
 )
 
 // EventType says what an Event reports.

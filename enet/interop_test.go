@@ -15,7 +15,6 @@ type interopMode struct {
 	name     string
 	cfg      Config
 	cflags   []string
-	relay    bool
 	bigSizes []int
 	// noEmpty: no zero-length packets. libenet's range coder reads past
 	// an empty packet's (NULL) buffer when it compresses a datagram that

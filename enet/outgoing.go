@@ -95,7 +95,7 @@ func (h *Host) sendDatagram(p *Peer, checkTimeouts bool) bool {
 		int(p.mtu)-size >= commandSizes[cmdPing] && p.state == stateConnected {
 		h.ping(p)
 		var st bool
-		body, size, _, st = h.checkOutgoing(p, body, size)
+		body, _, _, st = h.checkOutgoing(p, body, size)
 		sentTime = sentTime || st
 	}
 	if p.state == stateDisconnectLater && !p.hasOutgoing() {

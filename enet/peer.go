@@ -430,7 +430,7 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	switch {
 	case flags&(Reliable|Unsequenced) == Unsequenced:
 		cmd.command = cmdSendUnsequenced | flagUnsequenced
-	case flags&Reliable != 0 || c.outgoingUnreliableSeq >= 0xFFFF:
+	case flags&Reliable != 0 || c.outgoingUnreliableSeq == 0xFFFF:
 		cmd.command = cmdSendReliable | flagAcknowledge
 	default:
 		cmd.command = cmdSendUnreliable
