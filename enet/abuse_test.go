@@ -13,14 +13,15 @@ import (
 // rawClient speaks ENet by hand, to send what a well-behaved peer never
 // would.
 type rawClient struct {
-	t       *testing.T
+	t       testing.TB
 	conn    *net.UDPConn
 	to      *net.UDPAddr
 	peerID  uint16 // the host's ID for us
 	session uint8
+	channels uint32
 }
 
-func newRaw(t *testing.T, h *Host) *rawClient {
+func newRaw(t testing.TB, h *Host) *rawClient {
 	t.Helper()
 	conn, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
 	if err != nil {
@@ -46,8 +47,12 @@ func (r *rawClient) send(cmds ...any) {
 }
 
 func (r *rawClient) connectCmd(connectID uint32) command {
+	channels := r.channels
+	if channels == 0 {
+		channels = 2
+	}
 	return command{command: cmdConnect | flagAcknowledge, channelID: 0xFF, seq: 1, outgoingPeerID: 0,
-		incomingSessionID: 0xFF, outgoingSessionID: 0xFF, mtu: 1392, windowSize: maxWindowSize, channelCount: 2,
+		incomingSessionID: 0xFF, outgoingSessionID: 0xFF, mtu: 1392, windowSize: maxWindowSize, channelCount: channels,
 		throttleInterval: packetThrottleInterval, throttleAccel: 2, throttleDecel: 2, connectID: connectID, data: 5}
 }
 

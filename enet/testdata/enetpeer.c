@@ -15,6 +15,7 @@
  *   -channels N      channels to ask for / allow (default 4)
  *   -data D          connect data of the client (default 0)
  *   -echo            send every received packet back, same channel and flags
+ *   -sink            only answer a packet "done" with "done" (a benchmark's end)
  *   -send N SIZE F   after connecting, send N packets of SIZE bytes with
  *                    flags F (r reliable, u unreliable, s unsequenced,
  *                    f unreliable fragments), cycling over the channels,
@@ -69,7 +70,7 @@ static double now_seconds(void) {
 }
 
 int main(int argc, char **argv) {
-	int server, compress = 0, checksum = 0, echo = 0, channels = 4, seconds = 20, mtu = 0;
+	int server, compress = 0, checksum = 0, echo = 0, sink = 0, channels = 4, seconds = 20, mtu = 0;
 	enet_uint32 data = 0;
 	long send_n = 0, send_size = 0, bench_n = 0, bench_size = 0;
 	enet_uint32 send_flags = 0, bench_flags = 0;
@@ -109,6 +110,7 @@ int main(int argc, char **argv) {
 		if (!strcmp(argv[i], "-compress")) compress = 1;
 		else if (!strcmp(argv[i], "-checksum")) checksum = 1;
 		else if (!strcmp(argv[i], "-echo")) echo = 1;
+		else if (!strcmp(argv[i], "-sink")) sink = 1;
 		else if (!strcmp(argv[i], "-channels") && i + 1 < argc) channels = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "-data") && i + 1 < argc) data = (enet_uint32)strtoul(argv[++i], NULL, 10);
 		else if (!strcmp(argv[i], "-seconds") && i + 1 < argc) seconds = atoi(argv[++i]);
@@ -205,6 +207,12 @@ int main(int argc, char **argv) {
 			}
 			break;
 		case ENET_EVENT_TYPE_RECEIVE:
+			if (sink) {
+				if (event.packet->dataLength == 4 && !memcmp(event.packet->data, "done", 4))
+					enet_peer_send(event.peer, 0, enet_packet_create("done", 4, ENET_PACKET_FLAG_RELIABLE));
+				enet_packet_destroy(event.packet);
+				break;
+			}
 			printf("receive %u %u %08x %u\n", event.channelID, (unsigned)event.packet->dataLength,
 			       fnv(event.packet->data, event.packet->dataLength), event.packet->flags & 3);
 			fflush(stdout);
