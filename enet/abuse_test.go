@@ -13,11 +13,11 @@ import (
 // rawClient speaks ENet by hand, to send what a well-behaved peer never
 // would.
 type rawClient struct {
-	t       testing.TB
-	conn    *net.UDPConn
-	to      *net.UDPAddr
-	peerID  uint16 // the host's ID for us
-	session uint8
+	t        testing.TB
+	conn     *net.UDPConn
+	to       *net.UDPAddr
+	peerID   uint16 // the host's ID for us
+	session  uint8
 	channels uint32
 }
 
