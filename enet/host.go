@@ -317,6 +317,7 @@ func (h *Host) ConnectAsync(addr net.Addr, channels int, data uint32) (*Peer, er
 	p.setAddr(addr)
 	p.channels = make([]channel, channels)
 	p.state = stateConnecting
+	p.connectData = data
 	p.connectID = rand.Uint32()
 	if h.cfg.OutgoingBandwidth == 0 {
 		p.windowSize = maxWindowSize
