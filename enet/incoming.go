@@ -401,6 +401,9 @@ func (h *Host) handleAcknowledge(p *Peer, c *command) bool {
 	p.earliestTimeout = 0
 
 	number := h.removeSentReliable(p, c.receivedSeq, c.channelID)
+	if len(p.outgoingSendReliable) > 0 || len(p.outgoing) > 0 {
+		h.markDirty(p) // the window has room again
+	}
 	switch p.state {
 	case stateAcknowledgingConnect:
 		if number != cmdVerifyConnect {

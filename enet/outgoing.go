@@ -12,13 +12,16 @@ const maxDatagramsPerPass = 64
 // (all) or for the peers with something new to send.
 func (h *Host) sendOutgoing(all bool, _ bool) {
 	if all {
+		for _, p := range h.dirty {
+			p.dirty = false
+		}
+		clear(h.dirty)
+		h.dirty = h.dirty[:0]
 		for _, p := range h.peers {
 			if p != nil {
-				p.dirty = false
 				h.servicePeer(p)
 			}
 		}
-		h.dirty = h.dirty[:0]
 		return
 	}
 	dirty := h.dirty
