@@ -216,8 +216,10 @@ func (h *Host) debugState() string {
 		}
 		s += fmt.Sprintf("; peer %d state %d inTransit %d outgoing %d sendReliable %d sent %d rtt %d/%d window %d throttle %d waiting %d queued %d",
 			p.id, p.state, p.reliableDataInTransit, len(p.outgoing), len(p.outgoingSendReliable), len(p.sentReliable), p.roundTripTime, p.roundTripTimeVariance, p.windowSize, p.packetThrottle, p.waiting, p.queued)
-		for i := range p.channels {
-			c := &p.channels[i]
+		for i, c := range p.channels {
+			if c == nil {
+				continue
+			}
 			s += fmt.Sprintf(" [ch%d in %d/%d rel %d unrel %d out %d/%d used %x]", i, c.incomingReliableSeq, c.incomingUnreliableSeq, len(c.incomingReliable), len(c.incomingUnreliable), c.outgoingReliableSeq, c.outgoingUnreliableSeq, c.usedReliableWindows)
 		}
 		if len(p.sentReliable) > 0 {

@@ -315,7 +315,7 @@ func (h *Host) ConnectAsync(addr net.Addr, channels int, data uint32) (*Peer, er
 	}
 	p := h.newPeer(uint16(slot))
 	p.setAddr(addr)
-	p.channels = make([]channel, channels)
+	p.channels = make([]*channel, channels)
 	p.state = stateConnecting
 	p.connectData = data
 	p.connectID = rand.Uint32()

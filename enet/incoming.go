@@ -193,7 +193,7 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 	} else {
 		p.setAddr(addr)
 	}
-	p.channels = make([]channel, channelCount)
+	p.channels = make([]*channel, channelCount)
 	p.state = stateAcknowledgingConnect
 	p.pending = true
 	h.pending++
@@ -482,7 +482,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		list = &p.sentReliable
 	}
 	if int(channelID) < len(p.channels) {
-		ch := &p.channels[channelID]
+		ch := p.channel(channelID)
 		w := seq / reliableWindowSize
 		if ch.reliableWindows[w] > 0 {
 			ch.reliableWindows[w]--
@@ -517,7 +517,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 // queueAck is enet_peer_queue_acknowledgement.
 func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
 	if int(c.channelID) < len(p.channels) {
-		ch := &p.channels[c.channelID]
+		ch := p.channel(c.channelID)
 		w := c.seq / reliableWindowSize
 		cur := ch.incomingReliableSeq / reliableWindowSize
 		if c.seq < ch.incomingReliableSeq {
@@ -596,7 +596,7 @@ func (h *Host) handleSendFragment(p *Peer, c *command, payload []byte) bool {
 	if !h.connectedForData(p, c) || c.dataLength == 0 {
 		return false
 	}
-	ch := &p.channels[c.channelID]
+	ch := p.channel(c.channelID)
 	start := c.seq2
 	if !inReliableWindow(start, ch.incomingReliableSeq) {
 		return true
@@ -644,7 +644,7 @@ func (h *Host) handleSendUnreliableFragment(p *Peer, c *command, payload []byte)
 	if !h.connectedForData(p, c) || c.dataLength == 0 {
 		return false
 	}
-	ch := &p.channels[c.channelID]
+	ch := p.channel(c.channelID)
 	rseq := c.seq
 	start := c.seq2
 	if !inReliableWindow(rseq, ch.incomingReliableSeq) {
@@ -773,7 +773,7 @@ func (h *Host) queueIncoming(p *Peer, c *command, data []byte, flags Flags, frag
 
 // queueIncomingCmd is enet_peer_queue_incoming_command.
 func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, fragmentCount uint32) (*inCmd, int) {
-	ch := &p.channels[c.channelID]
+	ch := p.channel(c.channelID)
 	var rseq, useq uint16
 	number := c.number()
 	discard := func() (*inCmd, int) {

@@ -280,7 +280,7 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 		var window uint16
 		if oc.cmd.command&flagAcknowledge != 0 {
 			if int(oc.cmd.channelID) < len(p.channels) {
-				ch = &p.channels[oc.cmd.channelID]
+				ch = p.channel(oc.cmd.channelID)
 			}
 			window = oc.reliableSeq / reliableWindowSize
 			if ch != nil {

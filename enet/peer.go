@@ -72,7 +72,7 @@ type Peer struct {
 	key   string // addr.String() when addr is not UDP
 	state peerState
 
-	channels []channel
+	channels []*channel // allocated when first used
 
 	incomingBandwidth, outgoingBandwidth                           uint32
 	incomingBandwidthThrottleEpoch, outgoingBandwidthThrottleEpoch uint32
@@ -112,6 +112,16 @@ type Peer struct {
 	connectedCh chan struct{}
 	closedCh    chan struct{}
 	everUp      bool
+}
+
+// channel returns channel i, allocating it on first use.
+func (p *Peer) channel(i uint8) *channel {
+	c := p.channels[i]
+	if c == nil {
+		c = new(channel)
+		p.channels[i] = c
+	}
+	return c
 }
 
 type channel struct {
@@ -390,7 +400,7 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	if copyData || data == nil {
 		data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
 	}
-	c := &p.channels[ch]
+	c := p.channel(ch)
 	fragmentLength := int(p.mtu) - 4 - commandSizes[cmdSendFragment]
 	if h.cfg.Checksum {
 		fragmentLength -= 4
@@ -563,8 +573,10 @@ func (h *Host) resetQueues(p *Peer) {
 	p.outgoingSendReliable = nil
 	p.queued = 0
 	p.reliableDataInTransit = 0
-	for i := range p.channels {
-		c := &p.channels[i]
+	for _, c := range p.channels {
+		if c == nil {
+			continue
+		}
 		for _, ic := range c.incomingReliable {
 			h.release(p, ic.cost)
 		}
@@ -656,7 +668,7 @@ func (h *Host) setupOutgoing(p *Peer, oc *outCmd) {
 		oc.reliableSeq = p.outgoingReliableSequenceNumber
 		oc.unreliableSeq = 0
 	} else {
-		ch := &p.channels[oc.cmd.channelID]
+		ch := p.channel(oc.cmd.channelID)
 		switch {
 		case oc.cmd.command&flagAcknowledge != 0:
 			ch.outgoingReliableSeq++
