@@ -182,9 +182,6 @@ func BenchmarkPeerMemory(b *testing.B) {
 				r.channels = channels
 				r.handshake()
 			}
-			for i := 0; i < b.N; i++ {
-				time.Sleep(time.Millisecond)
-			}
 			runtime.GC()
 			runtime.ReadMemStats(&after)
 			if n := len(srv.Peers()); n != peers {

@@ -359,8 +359,16 @@ func (h *Host) Service(ctx context.Context) (Event, error) {
 			ev := h.events[h.eventsHead]
 			h.events[h.eventsHead] = Event{}
 			h.eventsHead++
-			if h.eventsHead == len(h.events) {
+			switch {
+			case h.eventsHead == len(h.events):
 				h.events = h.events[:0]
+				h.eventsHead = 0
+			case h.eventsHead >= 1024 && h.eventsHead > len(h.events)/2:
+				// A reader that never quite catches up: drop the taken
+				// events' room rather than let the queue grow.
+				n := copy(h.events, h.events[h.eventsHead:])
+				clear(h.events[n:])
+				h.events = h.events[:n]
 				h.eventsHead = 0
 			}
 			if ev.cost > 0 {

@@ -181,3 +181,32 @@ func TestConnectRefused(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// TestEventQueueCompacts: a reader that stays a little behind does not
+// make the event queue grow.
+func TestEventQueueCompacts(t *testing.T) {
+	h, err := NewHost(newMemConn(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx := context.Background()
+	for i := 0; i < 100_000; i++ {
+		h.mu.Lock()
+		h.pushEvent(Event{Type: EventReceive})
+		h.pushEvent(Event{Type: EventReceive})
+		h.mu.Unlock()
+		h.Service(ctx)
+		h.Service(ctx)
+		if i%10 == 0 {
+			h.mu.Lock()
+			h.pushEvent(Event{Type: EventReceive}) // one more than taken
+			h.mu.Unlock()
+		}
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if live := len(h.events) - h.eventsHead; cap(h.events) > 4*live+4096 {
+		t.Fatalf("queue capacity %d for %d live events", cap(h.events), live)
+	}
+}
