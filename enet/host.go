@@ -200,8 +200,8 @@ func Listen(network, address string, cfg *Config) (*Host, error) {
 	return h, nil
 }
 
-// Dial opens a UDP socket, starts a client host on it (one peer, no
-// incoming connections unless cfg allows more) and connects to address
+// Dial opens a UDP socket, starts a client host on it (one peer and no
+// incoming connections, unless cfg sets a PeerLimit) and connects to address
 // with channels channels and connect data data. It returns when the
 // connection is made, fails, or ctx ends. Close the host when done.
 func Dial(ctx context.Context, network, address string, channels int, data uint32, cfg *Config) (*Host, *Peer, error) {
@@ -220,11 +220,10 @@ func Dial(ctx context.Context, network, address string, channels int, data uint3
 	var c Config
 	if cfg != nil {
 		c = *cfg
-	} else {
-		c.RefuseConnections = true
 	}
 	if c.PeerLimit == 0 {
 		c.PeerLimit = 1
+		c.RefuseConnections = true
 	}
 	h, err := NewHost(conn, &c)
 	if err != nil {
@@ -393,6 +392,26 @@ func (h *Host) Service(ctx context.Context) (Event, error) {
 			return Event{}, ctx.Err()
 		}
 	}
+}
+
+// Broadcast sends data to every connected peer, as Peer.Send
+// (enet_host_broadcast). It returns the first error of a peer, after
+// trying them all.
+func (h *Host) Broadcast(ch uint8, data []byte, flags Flags) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var first error
+	shared := append(make([]byte, 0, len(data)), data...)
+	for _, p := range h.peers {
+		if p == nil || p.state != stateConnected {
+			continue
+		}
+		if err := h.send(p, ch, shared, flags, false); err != nil && first == nil {
+			first = err
+		}
+	}
+	h.wakeSender()
+	return first
 }
 
 // Flush sends what is queued now instead of at the next service tick.

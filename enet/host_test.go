@@ -210,3 +210,24 @@ func TestEventQueueCompacts(t *testing.T) {
 		t.Fatalf("queue capacity %d for %d live events", cap(h.events), live)
 	}
 }
+
+// TestBroadcast reaches every connected peer.
+func TestBroadcast(t *testing.T) {
+	srv, c1, _, _ := pair(t, nil, nil, 1)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c2, _, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 12, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	nextOf(t, srv, EventConnect, 5*time.Second)
+	if err := srv.Broadcast(0, []byte("all"), Reliable); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*Host{c1, c2} {
+		if ev := nextOf(t, c, EventReceive, 5*time.Second); string(ev.Packet) != "all" {
+			t.Fatalf("got %q", ev.Packet)
+		}
+	}
+}
