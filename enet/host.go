@@ -118,6 +118,7 @@ type Host struct {
 	dbuf     []byte
 	outbox   []datagram
 	freeBufs [][]byte
+	freeCmds []*outCmd
 
 	eventWake chan struct{}
 	sendWake  chan struct{}

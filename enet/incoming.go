@@ -507,6 +507,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		}
 		p.queued -= oc.cost
 	}
+	h.recycle(oc)
 	if len(p.sentReliable) > 0 {
 		f := p.sentReliable[0]
 		p.nextTimeout = f.sentTime + f.roundTripTimeout

@@ -339,8 +339,10 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 					// Throttled: drop this packet with all its fragments.
 					rs, us := oc.reliableSeq, oc.unreliableSeq
 					h.unqueue(p, oc)
+					h.recycle(oc)
 					for ia < len(a) && a[ia].reliableSeq == rs && a[ia].unreliableSeq == us {
 						h.unqueue(p, a[ia])
+						h.recycle(a[ia])
 						ia++
 					}
 					continue
@@ -358,10 +360,31 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 			size += int(oc.fragmentLength)
 		}
 		p.packetsSent++
+		if oc.cmd.command&flagAcknowledge == 0 {
+			h.recycle(oc) // sent and gone
+		}
 	}
 	p.outgoing = requeue(a, ia, keptA)
 	p.outgoingSendReliable = requeue(b, ib, keptB)
 	return body, size, canPing, sentTime
+}
+
+// newOutCmd returns a zeroed command from the host's free list.
+func (h *Host) newOutCmd() *outCmd {
+	if n := len(h.freeCmds); n > 0 {
+		oc := h.freeCmds[n-1]
+		h.freeCmds = h.freeCmds[:n-1]
+		return oc
+	}
+	return new(outCmd)
+}
+
+// recycle returns a command no list holds any more to the free list.
+func (h *Host) recycle(oc *outCmd) {
+	if len(h.freeCmds) < 4096 {
+		*oc = outCmd{}
+		h.freeCmds = append(h.freeCmds, oc)
+	}
 }
 
 // unqueue releases an unreliable command's budget once it leaves.

@@ -422,7 +422,8 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 		p.queued += cost
 		for i, off := 0, 0; off < len(data); i, off = i+1, off+fragmentLength {
 			n := min(fragmentLength, len(data)-off)
-			oc := &outCmd{
+			oc := h.newOutCmd()
+			*oc = outCmd{
 				cmd: command{command: number, channelID: ch, seq2: start, dataLength: uint16(n),
 					fragmentCount: uint32(count), fragmentNumber: uint32(i), totalLength: uint32(len(data)), fragmentOffset: uint32(off)},
 				fragmentOffset: uint32(off),
@@ -654,7 +655,8 @@ func (h *Host) notifyDisconnect(p *Peer) {
 
 // queueOutgoing is enet_peer_queue_outgoing_command.
 func (h *Host) queueOutgoing(p *Peer, c *command, data []byte, offset, length uint32) *outCmd {
-	oc := &outCmd{cmd: *c, fragmentOffset: offset, fragmentLength: length, data: data}
+	oc := h.newOutCmd()
+	*oc = outCmd{cmd: *c, fragmentOffset: offset, fragmentLength: length, data: data}
 	h.setupOutgoing(p, oc)
 	return oc
 }
