@@ -110,6 +110,7 @@ type Host struct {
 	events      []Event
 	eventsHead  int
 	dirty       []*Peer
+	dirtySpare  []*Peer
 	closed      bool
 
 	// Datagram assembly, used under mu.

@@ -866,6 +866,20 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 			return nil, -1
 		}
 	}
+	if number == cmdSendReliable && len(ch.incomingReliable) == 0 && rseq == ch.incomingReliableSeq+1 {
+		// The packet the channel waits for, nothing behind it: deliver
+		// it at once, as dispatchReliable would.
+		cost := inCmdOverhead + len(data)
+		p.waiting += cost
+		h.waiting += cost
+		ch.incomingReliableSeq = rseq
+		ch.incomingUnreliableSeq = 0
+		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: append([]byte(nil), data...), Flags: Reliable, cost: cost})
+		if len(ch.incomingUnreliable) > 0 {
+			h.dispatchUnreliable(p, ch, nil)
+		}
+		return nil, 1
+	}
 	ic := &inCmd{
 		cmd:                *c,
 		reliableSeq:        c.seq,

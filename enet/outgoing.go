@@ -25,7 +25,7 @@ func (h *Host) sendOutgoing(all bool, _ bool) {
 		return
 	}
 	dirty := h.dirty
-	h.dirty = nil
+	h.dirty = h.dirtySpare[:0] // peers marked while this pass runs
 	for i, p := range dirty {
 		dirty[i] = nil
 		p.dirty = false
@@ -33,9 +33,7 @@ func (h *Host) sendOutgoing(all bool, _ bool) {
 			h.servicePeer(p)
 		}
 	}
-	if h.dirty == nil {
-		h.dirty = dirty[:0]
-	}
+	h.dirtySpare = dirty[:0]
 }
 
 // servicePeer checks the peer's timers and sends what it has to send.
