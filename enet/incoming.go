@@ -880,6 +880,19 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		}
 		return nil, 1
 	}
+	if len(ch.incomingUnreliable) == 0 && (number == cmdSendUnsequenced ||
+		number == cmdSendUnreliable && rseq == ch.incomingReliableSeq) {
+		// Nothing queued before it: dispatchUnreliable would deliver it
+		// at once (the older ones were discarded above).
+		cost := inCmdOverhead + len(data)
+		p.waiting += cost
+		h.waiting += cost
+		if number == cmdSendUnreliable {
+			ch.incomingUnreliableSeq = useq
+		}
+		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: append([]byte(nil), data...), Flags: flags, cost: cost})
+		return nil, 1
+	}
 	ic := &inCmd{
 		cmd:                *c,
 		reliableSeq:        c.seq,
