@@ -134,6 +134,7 @@ func TestCClientSends(t *testing.T) {
 		{"unreliable-fragments", interopModes[0], 5, 20000, "f"},
 		{"rangecoder", interopModes[1], 100, 3000, "r"},
 		{"checksum", interopModes[2], 100, 3000, "r"},
+		{"rangecoder+checksum", interopMode{cfg: Config{Compression: CompressRangeCoder, Checksum: true}, cflags: []string{"-compress", "-checksum"}}, 50, 5000, "r"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
