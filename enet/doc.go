@@ -37,6 +37,20 @@
 // older than one already delivered on its channel is dropped), or
 // Unsequenced (unreliable, any order, duplicates removed).
 //
+// Host.Broadcast sends to every connected peer. Peer.Disconnect,
+// DisconnectLater and DisconnectNow are ENet's three ways to leave; the
+// peer's Done channel closes when its connection has ended.
+//
+// # Godot
+//
+// godot.go says how Godot uses ENet: the client's peer ID travels as the
+// connect data (NewGodotPeerID, ValidGodotClientID), Godot 4 maps its
+// transfer modes to channels without a packet header (Godot4Channel), and
+// Godot 3 adds an 8-byte header to every packet (AppendGodot3Packet,
+// ParseGodot3Packet, Godot3Notice). Compression is set with
+// Config.Compression (none, ENet's range coder, Godot's zlib) or
+// Config.Compressor (for Godot's FastLZ and Zstandard modes).
+//
 // # Budgets
 //
 // Everything a peer can make the host hold is bounded: see Config for the
