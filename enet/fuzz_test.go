@@ -92,7 +92,7 @@ func FuzzDatagrams(f *testing.F) {
 				now += 10
 				h.serviceTime = now
 				h.handleDatagram(d, ap, nil)
-				h.sendOutgoing(true, false)
+				h.sendOutgoing(true)
 				h.outbox = h.outbox[:0]
 				checkBudgets(t, h)
 				h.mu.Unlock()
@@ -191,7 +191,7 @@ func TestReplayCaptures(t *testing.T) {
 			h.mu.Lock()
 			h.serviceTime = replayClock
 			h.handleDatagram(d, ap, nil)
-			h.sendOutgoing(true, false)
+			h.sendOutgoing(true)
 			h.outbox = h.outbox[:0]
 			h.mu.Unlock()
 		}

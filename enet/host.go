@@ -422,7 +422,7 @@ func (h *Host) Broadcast(ch uint8, data []byte, flags Flags) error {
 func (h *Host) Flush() {
 	h.mu.Lock()
 	h.serviceTime = h.now()
-	h.sendOutgoing(false, true)
+	h.sendOutgoing(false)
 	out := h.takeOutbox()
 	h.mu.Unlock()
 	h.write(out)
@@ -438,7 +438,7 @@ func (h *Host) Close() error {
 		return nil
 	}
 	h.serviceTime = h.now()
-	h.sendOutgoing(false, true)
+	h.sendOutgoing(false)
 	out := h.takeOutbox()
 	h.closed = true
 	for _, p := range h.peers {
@@ -553,7 +553,7 @@ func (h *Host) sendLoop() {
 		if all && timeDiff(h.serviceTime, h.bwEpoch) >= bandwidthThrottleInterval {
 			h.bandwidthThrottle()
 		}
-		h.sendOutgoing(all, !all)
+		h.sendOutgoing(all)
 		out := h.takeOutbox()
 		h.mu.Unlock()
 		h.write(out)

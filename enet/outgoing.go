@@ -10,7 +10,7 @@ const maxDatagramsPerPass = 64
 
 // sendOutgoing is enet_protocol_send_outgoing_commands for all peers
 // (all) or for the peers with something new to send.
-func (h *Host) sendOutgoing(all bool, _ bool) {
+func (h *Host) sendOutgoing(all bool) {
 	if all {
 		for _, p := range h.dirty {
 			p.dirty = false
