@@ -344,7 +344,7 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{[]string{"help", "frobnicate"}, "gdvar help: unknown command \"frobnicate\"\nRun 'gdvar --help' for usage.\n"},
 		{[]string{"decode", "--godot", "5"}, "gdvar decode: invalid value \"5\" for flag -godot: want 3 or 4 (or a version such as 4.2), got \"5\"\nRun 'gdvar decode --help' for usage.\n"},
 		{[]string{"decode", "a", "b"}, "gdvar decode: one input at most, got a b\nRun 'gdvar decode --help' for usage.\n"},
-		{[]string{"migrate", "a"}, "gdvar migrate: want 2 arguments, got 1\nRun 'gdvar migrate --help' for usage.\n"},
+		{[]string{"migrate", "a"}, "gdvar migrate: want IN OUT, --out-dir DIR FILES... or --in-place FILES..., got 1 arguments\nRun 'gdvar migrate --help' for usage.\n"},
 		{[]string{"encode", "--hex", "--base64"}, "gdvar encode: --hex or --base64, not both\nRun 'gdvar encode --help' for usage.\n"},
 	} {
 		status, out, stderr := gdvarBuilt(t, "", c.args...)

@@ -121,7 +121,7 @@ func runMigrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status
 	}
 	usageErr := func(msg string) int {
-		fmt.Fprintln(stderr, "gdvar migrate:", msg)
+		usageError(stderr, "migrate", errors.New(msg))
 		return 2
 	}
 	key, err := keyFromFlags(*password, *keyHex, flagSet(fs, "password"))
@@ -147,9 +147,7 @@ func runMigrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	case len(pos) != 2:
-		fmt.Fprintf(stderr, "gdvar migrate: want IN OUT, --out-dir DIR FILES... or --in-place FILES..., got %d arguments\n", len(pos))
-		fs.Usage()
-		return 2
+		return usageErr(fmt.Sprintf("want IN OUT, --out-dir DIR FILES... or --in-place FILES..., got %d arguments", len(pos)))
 	default:
 		if fi, err := os.Stat(pos[0]); err == nil && fi.IsDir() {
 			return usageErr(pos[0] + " is a directory: use --out-dir DIR or --in-place")
