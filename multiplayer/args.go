@@ -7,7 +7,7 @@ import (
 	"github.com/gdvar/gdvar/variant"
 )
 
-// The compressed argument encoding of RPCs (encode_and_compress_variant):
+// The compressed argument encoding of Godot 4's RPCs (encode_and_compress_variant):
 // byte 0 holds the Variant type in its low bits and an encoding mode above;
 // a bool keeps its value in bit 7; an int follows in 1, 2, 4 or 8
 // little-endian bytes, the narrowest that holds it; every other type is its
@@ -64,6 +64,15 @@ func AppendArgs(dst []byte, enc *variant.EncMode, args ...variant.Value) (out []
 	if len(args) > maxArgs {
 		return dst, false, 0, perr(0, CmdRemoteCall, ErrTooLarge, strconv.Itoa(len(args))+" arguments, at most 255")
 	}
+	if d.byName {
+		// Godot 3: a count and plain Variant encodings, always.
+		for _, a := range args {
+			if dst, err = enc.Append(dst, a); err != nil {
+				return dst, false, 0, err
+			}
+		}
+		return dst, false, len(args), nil
+	}
 	if len(args) == 0 {
 		return dst, true, 0, nil
 	}
@@ -95,6 +104,13 @@ func ArgType(f variant.Family, b []byte) (variant.Type, error) {
 		return variant.TypeUnknown, ErrTruncated
 	}
 	d := dialectOf(f)
+	if d.byName {
+		t, ok := variant.TypeFromID(d.family, b[0])
+		if !ok {
+			return variant.TypeUnknown, ErrInvalidArgument
+		}
+		return t, nil
+	}
 	id := b[0] & d.argTypeMask
 	if id >= d.variantTypes {
 		return variant.TypeUnknown, ErrInvalidArgument
@@ -109,6 +125,9 @@ func ArgType(f variant.Family, b []byte) (variant.Type, error) {
 // compressedScalar reads a compressed bool or int at the start of b. ok is
 // false for the other types, which are plain Variant encodings.
 func compressedScalar(d *dialect, b []byte) (v int64, isBool bool, n int, ok bool, err error) {
+	if d.byName {
+		return 0, false, 0, false, nil // Godot 3 sends plain encodings
+	}
 	if len(b) == 0 {
 		return 0, false, 0, false, ErrTruncated
 	}

@@ -15,7 +15,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add(byte(4), []byte{7, 3, 0, 0, 0, 0, 3, 'x'})
 	f.Add(byte(4), []byte{0x20, 0xff, 0, 0, 0x80, 0})
-	f.Add(byte(3), []byte{2, '0', 0, 1, 0, 0, 0, 'A', 0})
+	f.Add(byte(3), []byte{2, 1, 0, 0, 0, 'A', 0})
 	f.Fuzz(func(t *testing.T, fam byte, b []byte) {
 		family := variant.Godot4
 		dec, enc := defaultDec4, defaultEnc4
@@ -38,7 +38,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return // e.g. a NodePath the encoder refuses to write
 		}
-		out := AppendCall(nil, family, Call{NodeID: p.NodeID, Path: string(p.Path), Method: p.Method, Raw: raw, ArgCount: n, Args: ab})
+		out := AppendCall(nil, family, Call{NodeID: p.NodeID, Path: string(p.Path), Method: p.Method, Name: string(p.Name), Raw: raw, ArgCount: n, Args: ab})
 		q, err := Parse(family, out)
 		if err != nil {
 			t.Fatalf("re-encoded %x does not parse: %v", out, err)
@@ -47,7 +47,7 @@ func FuzzParse(f *testing.F) {
 		if err != nil || len(args2) != len(args) {
 			t.Fatalf("re-encoded %x: %d args, %v", out, len(args2), err)
 		}
-		if q.Method != p.Method || !bytes.Equal(q.Path, p.Path) {
+		if q.Method != p.Method || !bytes.Equal(q.Path, p.Path) || !bytes.Equal(q.Name, p.Name) {
 			t.Fatalf("re-encoded %x: %+v vs %+v", out, q, p)
 		}
 	})

@@ -694,7 +694,10 @@ func (h *Host) describe(from PeerID, e *Event) {
 			e.Node, nd = r.path, r.node
 		}
 	}
-	if nd != nil && pk.Command == CmdRemoteCall && int(pk.Method) < len(nd.methods) {
+	switch {
+	case h.d.byName:
+		e.Method = string(pk.Name)
+	case nd != nil && pk.Command == CmdRemoteCall && int(pk.Method) < len(nd.methods):
 		e.Method = nd.methods[pk.Method].Name
 	}
 	if args, err := DecodeArgs(h.vdec, pk); err == nil {
@@ -733,7 +736,10 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		path := string(pk.Path)
 		nd := h.nodes[path]
 		p.recv[pk.NodeID] = recvEntry{path: path, node: nd}
-		if nd != nil {
+		if h.d.byName {
+			// Godot 3 confirms every path, known or not.
+			h.sendLocked(p, AppendConfirmPath(nil, h.o.Godot, true, pk.NodeID, path), 0, Reliable)
+		} else if nd != nil {
 			valid := string(pk.Checksum) == nd.checksum
 			if !valid {
 				h.log.Debug("multiplayer: RPC checksum differs", "peer", from, "node", path)
@@ -790,10 +796,17 @@ func (h *Host) call(p *hostPeer, from PeerID, e *Event) error {
 		}
 		nd = r.node
 	}
-	if int(pk.Method) >= len(nd.methods) {
-		return &CallError{From: from, Node: nd.path, Method: fmt.Sprintf("#%d", pk.Method), Err: ErrUnknownMethod}
+	var m *method
+	if h.d.byName {
+		if m = nd.method(string(pk.Name)); m == nil {
+			return &CallError{From: from, Node: nd.path, Method: string(pk.Name), Err: ErrUnknownMethod}
+		}
+	} else {
+		if int(pk.Method) >= len(nd.methods) {
+			return &CallError{From: from, Node: nd.path, Method: fmt.Sprintf("#%d", pk.Method), Err: ErrUnknownMethod}
+		}
+		m = nd.methods[pk.Method]
 	}
-	m := nd.methods[pk.Method]
 	if !m.allows(from, HostID, nd.authority) {
 		return &CallError{From: from, Node: nd.path, Method: m.Name, Err: fmt.Errorf("%w: mode %s, authority %d", ErrNotAllowed, m.Mode, nd.authority)}
 	}
@@ -876,7 +889,7 @@ func (h *Host) Call(to PeerID, path, methodName string, args ...any) error {
 	if err != nil {
 		return err
 	}
-	c := Call{NodeID: nd.cacheID, Method: m.id, Raw: raw, ArgCount: count, Args: enc}
+	c := Call{NodeID: nd.cacheID, Method: m.id, Name: m.Name, Raw: raw, ArgCount: count, Args: enc}
 	h.mu.Lock()
 	targets, err := h.targetsLocked(to)
 	if err != nil {

@@ -11,8 +11,8 @@ import (
 // Packet is one parsed high-level multiplayer packet. Its byte slices share
 // the parsed input. Which fields are set depends on Command:
 //
-//	CmdRemoteCall, CmdRemoteSet  NodeID or Path, Method, Raw, ArgCount, Args
-//	CmdSimplifyPath              Checksum, NodeID, Path
+//	CmdRemoteCall, CmdRemoteSet  NodeID or Path, Method (Godot 4) or Name (Godot 3), Raw, ArgCount, Args
+//	CmdSimplifyPath              Checksum (Godot 4), NodeID, Path
 //	CmdConfirmPath               Valid and NodeID (Godot 4) or Path (Godot 3)
 //	CmdRaw                       Payload
 //	CmdSys                       Sys, Peer, Payload (auth data or the relayed packet)
@@ -32,8 +32,11 @@ type Packet struct {
 	// full by a REMOTE_CALL to a peer that has not confirmed the cache id
 	// yet, and in SIMPLIFY_PATH and Godot 3's CONFIRM_PATH.
 	Path []byte
-	// Method is the RPC method id (Godot 3 REMOTE_SET: the property id).
+	// Method is the RPC method id (Godot 4).
 	Method uint16
+	// Name is the method name of a Godot 3 REMOTE_CALL, or the property
+	// name of a REMOTE_SET.
+	Name []byte
 	// Raw says the arguments are one PackedByteArray sent as plain bytes
 	// (Args holds them) or, when Args is empty, that there are none.
 	Raw bool
@@ -62,8 +65,15 @@ func Parse(f variant.Family, b []byte) (Packet, error) {
 	if len(b) < 1 {
 		return p, perr(0, CmdUnknown, ErrTruncated, "empty packet")
 	}
-	p.Command = d.fromWire[b[0]&7]
-	p.Flags = b[0] &^ 7
+	if d.byName {
+		if b[0] > 4 {
+			return p, perr(0, CmdUnknown, ErrUnknownCommand, "command "+strconv.Itoa(int(b[0])))
+		}
+		p.Command = d.fromWire[b[0]]
+	} else {
+		p.Command = d.fromWire[b[0]&7]
+		p.Flags = b[0] &^ 7
+	}
 	switch p.Command {
 	case CmdRemoteCall, CmdRemoteSet:
 		return p, d.parseCall(&p, b)
@@ -107,6 +117,9 @@ func Parse(f variant.Family, b []byte) (Packet, error) {
 }
 
 func (d *dialect) parseCall(p *Packet, b []byte) error {
+	if d.byName {
+		return parseCall3(p, b)
+	}
 	nodeW := (b[0] >> d.nodeShift) & 3
 	nameW := (b[0] >> d.nameShift) & 1
 	p.Raw = b[0]>>d.rawShift&1 == 1
@@ -183,7 +196,60 @@ func (d *dialect) parseCall(p *Packet, b []byte) error {
 	return nil
 }
 
+// parseCall3: [cmd, u32 node, name, NUL, argc, args…] (REMOTE_SET: the
+// value instead of argc and args), the path appended when the node id has
+// the path flag.
+func parseCall3(p *Packet, b []byte) error {
+	if len(b) < 6 {
+		return perr(len(b), p.Command, ErrTruncated, "a call needs 6 bytes at least")
+	}
+	node := binary.LittleEndian.Uint32(b[1:])
+	end := len(b)
+	if node&pathFlag != 0 {
+		po := int(node &^ pathFlag)
+		if po < 6 || po >= len(b) {
+			return perr(1, p.Command, ErrInvalidPacket, "path offset "+strconv.Itoa(po)+" outside the packet")
+		}
+		p.Path = cstring(b[po:])
+		end = po
+	} else {
+		p.NodeID = node
+	}
+	i := bytes.IndexByte(b[5:end], 0)
+	if i < 0 {
+		return perr(5, p.Command, ErrTruncated, "method name without its NUL")
+	}
+	p.Name = b[5 : 5+i : 5+i]
+	off := 5 + i + 1
+	if p.Command == CmdRemoteSet {
+		if off >= end {
+			return perr(off, p.Command, ErrTruncated, "REMOTE_SET without a value")
+		}
+		p.ArgCount = 1
+		p.Args = b[off:end]
+		return nil
+	}
+	if off >= end {
+		return perr(off, p.Command, ErrTruncated, "argument count")
+	}
+	p.ArgCount = int(b[off])
+	p.Args = b[off+1 : end]
+	return nil
+}
+
 func (d *dialect) parseSimplify(p *Packet, b []byte) error {
+	if d.byName {
+		// [cmd, u32 id, path, NUL]
+		if len(b) < 5 {
+			return perr(len(b), p.Command, ErrTruncated, "SIMPLIFY_PATH needs 5 bytes at least")
+		}
+		p.NodeID = binary.LittleEndian.Uint32(b[1:])
+		p.Path = cstring(b[5:])
+		if len(p.Path) == 0 {
+			return perr(5, p.Command, ErrInvalidPacket, "empty node path")
+		}
+		return nil
+	}
 	// [cmd, 32 hex digits, NUL, u32 id, path, NUL]; the engine requires 38
 	// bytes at least.
 	const min = 1 + md5HexLen + 1 + 4
@@ -208,11 +274,12 @@ func (d *dialect) parseConfirm(p *Packet, b []byte) error {
 		p.NodeID = binary.LittleEndian.Uint32(b[2:])
 		return nil
 	}
-	if len(b) < 3 {
-		return perr(len(b), p.Command, ErrTruncated, "CONFIRM_PATH needs 3 bytes at least")
+	// Godot 3: [cmd, path, NUL]; no checksum, so always valid.
+	if len(b) < 2 {
+		return perr(len(b), p.Command, ErrTruncated, "CONFIRM_PATH needs 2 bytes at least")
 	}
-	p.Valid = b[1] != 0
-	p.Path = cstring(b[2:])
+	p.Valid = true
+	p.Path = cstring(b[1:])
 	return nil
 }
 
@@ -242,20 +309,28 @@ func AppendRaw(dst []byte, f variant.Family, payload []byte) []byte {
 }
 
 // AppendSimplifyPath appends a SIMPLIFY_PATH packet: the checksum of the
-// node's RPC method names (see MethodsChecksum), its cache id and its path.
+// node's RPC method names (see MethodsChecksum; Godot 4 only), its cache id
+// and its path.
 func AppendSimplifyPath(dst []byte, f variant.Family, checksum string, id uint32, path string) []byte {
-	c, _ := dialectOf(f).wire(CmdSimplifyPath)
+	d := dialectOf(f)
+	c, _ := d.wire(CmdSimplifyPath)
 	dst = append(dst, c)
-	dst = append(append(dst, checksum...), 0)
+	if !d.byName {
+		dst = append(append(dst, checksum...), 0)
+	}
 	dst = binary.LittleEndian.AppendUint32(dst, id)
 	return append(append(dst, path...), 0)
 }
 
 // AppendConfirmPath appends a CONFIRM_PATH packet answering a
-// SIMPLIFY_PATH: Godot 4 names the cache id, Godot 3 the path.
+// SIMPLIFY_PATH: Godot 4 says whether the checksums agreed and names the
+// cache id; Godot 3 names the path.
 func AppendConfirmPath(dst []byte, f variant.Family, valid bool, id uint32, path string) []byte {
 	d := dialectOf(f)
 	c, _ := d.wire(CmdConfirmPath)
+	if d.byName {
+		return append(append(append(dst, c), path...), 0)
+	}
 	v := byte(0)
 	if valid {
 		v = 1
@@ -274,8 +349,10 @@ type Call struct {
 	// Path, when set, is sent in full after the arguments, as the engine
 	// does for a peer that has not confirmed the cache id yet.
 	Path string
-	// Method is the method id.
+	// Method is the method id (Godot 4).
 	Method uint16
+	// Name is the method name (Godot 3).
+	Name string
 	// Raw, ArgCount and Args are the encoded arguments, as AppendArgs
 	// gives them.
 	Raw      bool
@@ -288,6 +365,17 @@ type Call struct {
 func AppendCall(dst []byte, f variant.Family, c Call) []byte {
 	d := dialectOf(f)
 	start := len(dst)
+	if d.byName {
+		dst = append(dst, 0)
+		dst = binary.LittleEndian.AppendUint32(dst, c.NodeID)
+		dst = append(append(dst, c.Name...), 0, byte(c.ArgCount))
+		dst = append(dst, c.Args...)
+		if c.Path != "" {
+			binary.LittleEndian.PutUint32(dst[start+1:], pathFlag|uint32(len(dst)-start))
+			dst = append(append(dst, c.Path...), 0)
+		}
+		return dst
+	}
 	dst = append(dst, 0)
 	nodeW := byte(idWidth32)
 	switch {

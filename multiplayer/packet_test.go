@@ -93,7 +93,7 @@ func TestGoldenPackets(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			again = AppendCall(nil, g.family, Call{NodeID: p.NodeID, Path: string(p.Path), Method: p.Method, Raw: raw, ArgCount: n, Args: ab})
+			again = AppendCall(nil, g.family, Call{NodeID: p.NodeID, Path: string(p.Path), Method: p.Method, Name: string(p.Name), Raw: raw, ArgCount: n, Args: ab})
 		case CmdSimplifyPath:
 			if g.family == variant.Godot4 && string(p.Path) == "Lobby" && string(p.Checksum) != nd.checksum {
 				t.Errorf("the engine's checksum %s, gdvar's %s", p.Checksum, nd.checksum)
@@ -124,8 +124,8 @@ func TestAppendCallWidths(t *testing.T) {
 		{variant.Godot4, Call{NodeID: 300, Method: 2, ArgCount: 1, Args: []byte{2, 5}}, "102c0102010205"},
 		{variant.Godot4, Call{NodeID: 70000, Method: 300, ArgCount: 0}, "6070110100 2c0100"},
 		{variant.Godot4, Call{Path: "A/B", Method: 0, Raw: true}, "a0 06000080 00 412f4200"},
-		{variant.Godot3, Call{NodeID: 1, Method: 3, Raw: true}, "400103"},
-		{variant.Godot3, Call{NodeID: 300, Method: 300, ArgCount: 1, Args: []byte{0x81}}, "28 2c01 2c01 01 81"},
+		{variant.Godot3, Call{NodeID: 1, Name: "ping"}, "00 01000000 70696e6700 00"},
+		{variant.Godot3, Call{Path: "A", Name: "f", ArgCount: 1, Args: []byte{1, 0, 0, 0, 1, 0, 0, 0}}, "00 10000080 6600 01 0100000001000000 4100"},
 	} {
 		got := AppendCall(nil, tc.f, tc.c)
 		want, _ := hex.DecodeString(strings.ReplaceAll(tc.want, " ", ""))
@@ -138,7 +138,7 @@ func TestAppendCallWidths(t *testing.T) {
 			t.Errorf("%x: %v", got, err)
 			continue
 		}
-		if p.Method != tc.c.Method || string(p.Path) != tc.c.Path || (tc.c.Path == "" && p.NodeID != tc.c.NodeID) || p.Raw != tc.c.Raw || !bytes.Equal(p.Args, tc.c.Args) && len(tc.c.Args) > 0 {
+		if string(p.Name) != tc.c.Name || p.Method != tc.c.Method || string(p.Path) != tc.c.Path || (tc.c.Path == "" && p.NodeID != tc.c.NodeID) || p.Raw != tc.c.Raw || !bytes.Equal(p.Args, tc.c.Args) && len(tc.c.Args) > 0 {
 			t.Errorf("%x parsed to %+v", got, p)
 		}
 	}
@@ -170,10 +170,14 @@ func TestArgs(t *testing.T) {
 			t.Errorf("%s decoded to %#v %d %v", got, v, n, err)
 		}
 	}
-	// Godot 3 puts the int width at bit 5.
-	b, _, _, _ := AppendArgs(nil, defaultEnc3, variant.Int(1000), variant.Int(1))
-	if hex.EncodeToString(b) != "22e8030201" {
-		t.Errorf("Godot 3 ints: %x", b)
+	// Godot 3 sends plain encodings, never raw.
+	b, raw, n, _ := AppendArgs(nil, defaultEnc3, variant.Int(1000), variant.Bool(true))
+	if hex.EncodeToString(b) != "02000000e80300000100000001000000" || raw || n != 2 {
+		t.Errorf("Godot 3 arguments: %x %v %d", b, raw, n)
+	}
+	b, raw, n, _ = AppendArgs(nil, defaultEnc3, variant.PackedByteArray{1})
+	if hex.EncodeToString(b) != "140000000100000001000000" || raw || n != 1 {
+		t.Errorf("Godot 3 PoolByteArray argument: %x %v %d", b, raw, n)
 	}
 }
 
@@ -198,7 +202,12 @@ func TestParseErrors(t *testing.T) {
 		{variant.Godot4, "0101", ErrTruncated},
 		{variant.Godot4, "0201", ErrInvalidPacket},
 		{variant.Godot3, "05", ErrUnknownCommand},
-		{variant.Godot3, "0301", ErrTruncated},
+		{variant.Godot3, "03", ErrTruncated},
+		{variant.Godot3, "0001000000", ErrTruncated},         // too short
+		{variant.Godot3, "000100000070696e67", ErrTruncated}, // name without NUL
+		{variant.Godot3, "00ff0000804100", ErrInvalidPacket}, // path offset
+		{variant.Godot3, "0201000000", ErrInvalidPacket},
+		{variant.Godot3, "08", ErrUnknownCommand},
 	} {
 		b, _ := hex.DecodeString(tc.hex)
 		_, err := Parse(tc.f, b)

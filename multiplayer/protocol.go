@@ -74,6 +74,11 @@ type dialect struct {
 	// confirmByID: CONFIRM_PATH carries the u32 cache id (Godot 4.x as
 	// read for 4.6); otherwise the NUL-terminated path (Godot 3.2+).
 	confirmByID bool
+	// byName: the Godot 3 layout. The command is the whole of byte 0, a
+	// call names its method (a NUL-terminated string) after a u32 node id,
+	// arguments are plain Variant encodings, SIMPLIFY_PATH has no
+	// checksum and CONFIRM_PATH names the path.
+	byName bool
 	// variantTypes is the number of Variant types of the family
 	// (VARIANT_MAX): argument types at or above it are refused.
 	variantTypes byte
@@ -92,15 +97,13 @@ var dialect4 = &dialect{
 	variantTypes: 39, // Godot 4.3+ (PackedVector4Array is 38)
 }
 
+// dialect3 is Godot 3's MultiplayerAPI as 3.2.3 sends it (the source of
+// the 3.x branch has the same layout).
 var dialect3 = &dialect{
 	family:       variant.Godot3,
 	fromWire:     [8]Command{CmdRemoteCall, CmdRemoteSet, CmdSimplifyPath, CmdConfirmPath, CmdRaw, CmdUnknown, CmdUnknown, CmdUnknown},
 	toWire:       [9]int{0, 2, 3, 4, -1, -1, -1, -1, 1},
-	nodeShift:    3,
-	nameShift:    5,
-	rawShift:     6,
-	argTypeMask:  0x1F,
-	argModeShift: 5,
+	byName:       true,
 	confirmByID:  false,
 	variantTypes: 27,
 }

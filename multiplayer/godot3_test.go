@@ -1,0 +1,126 @@
+package multiplayer
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdvar/gdvar/internal/enginetest"
+	"github.com/gdvar/gdvar/variant"
+)
+
+// lobby3Node declares testdata/lobby3.gd's RPCs on the Go side.
+func lobby3Node(hello, blob, ping any) Node {
+	return Node{Path: "Lobby", Methods: []Method{
+		{Name: "hello", Mode: AnyPeer, Transfer: Reliable, Handler: hello},
+		{Name: "blob", Mode: AnyPeer, Transfer: Reliable, Handler: blob},
+		{Name: "ping", Mode: AnyPeer, Transfer: Reliable, Handler: ping},
+		{Name: "only_host", Mode: Authority, Transfer: Reliable, Handler: func(context.Context, PeerID) {}},
+		{Name: "welcome", Mode: Authority, Transfer: Reliable},
+	}}
+}
+
+// A real Godot 3.2.3 client joins the Go host with WebSocketClient as its
+// network_peer, calls RPCs with arguments of many types into Go handlers,
+// is refused a puppet RPC, receives an RPC from Go and exchanges RAW
+// packets.
+func TestGodot3Client(t *testing.T) {
+	enginetest.Godot3(t)
+	var (
+		mu      sync.Mutex
+		args    []any
+		from    = make(chan PeerID, 1)
+		blobGot []byte
+		pings   int
+		refused []error
+		rawIn   []byte
+	)
+	hello := func(ctx context.Context, id PeerID, name string, i8 int8, i16 int16, i32 int32, i64 int64,
+		f float64, b bool, v2 variant.Vector2, v3 variant.Vector3, arr []any, dict map[any]any, pba []byte,
+		nilv any, color variant.Color, psa []string) {
+		mu.Lock()
+		args = []any{name, i8, i16, i32, i64, f, b, v2, v3, arr, dict, pba, nilv, color, psa}
+		mu.Unlock()
+		from <- id
+	}
+	var h *Host
+	var cap capture
+	h, err := NewHost(HostOptions{
+		Godot: variant.Godot3,
+		Observe: func(e *Event) {
+			cap.observe(e)
+			if e.Err != nil {
+				mu.Lock()
+				refused = append(refused, e.Err)
+				mu.Unlock()
+			}
+		},
+		OnBytes: func(id PeerID, data []byte) {
+			mu.Lock()
+			rawIn = append([]byte(nil), data...)
+			mu.Unlock()
+			h.SendBytes(id, []byte{3, 2, 1}, Reliable, 0)
+		},
+	}, lobby3Node(hello, func(_ context.Context, _ PeerID, b []byte) {
+		mu.Lock()
+		blobGot = b
+		mu.Unlock()
+	}, func(context.Context, PeerID) {
+		mu.Lock()
+		pings++
+		mu.Unlock()
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go h.Serve(ctx, l)
+	go func() {
+		select {
+		case id := <-from:
+			if err := h.Call(id, "Lobby", "welcome", int(id), "hi from Go", variant.Vector2{X: 3, Y: 4}, map[string]any{"players": []int{int(id)}}); err != nil {
+				t.Errorf("Call: %v", err)
+			}
+		case <-ctx.Done():
+		}
+	}()
+	out := enginetest.RunGodot3(t, "testdata/client3.gd", portOf(t, l))
+	t.Logf("engine output:\n%s", out)
+	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	if !strings.Contains(out, "DONE") {
+		t.Fatal("the client did not finish")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	want := []any{"Ada", int8(-5), int16(1000), int32(-100000), int64(1 << 40), 2.5, true, variant.Vector2{X: 1.5, Y: -2}, variant.Vector3{X: 1, Y: 2, Z: 3}}
+	for i, w := range want {
+		if i >= len(args) || args[i] != w {
+			t.Errorf("hello argument %d = %#v, want %#v", i, args[i], w)
+		}
+	}
+	if len(args) == 15 && (hex.EncodeToString(args[11].([]byte)) != "090807" || args[12] != nil || args[13] != (variant.Color{R: 1, G: 0.5, B: 0.25, A: 1})) {
+		t.Errorf("hello arguments = %#v", args)
+	}
+	if hex.EncodeToString(blobGot) != "01020304" || pings != 2 || hex.EncodeToString(rawIn) != "0a141e" {
+		t.Errorf("blob %x, pings %d, raw %x", blobGot, pings, rawIn)
+	}
+	if len(refused) != 1 || !errors.Is(refused[0], ErrNotAllowed) {
+		t.Errorf("refused = %v, want only_host refused", refused)
+	}
+	if !strings.Contains(out, "OK bytes from 1 [3, 2, 1]") || !strings.Contains(out, `"hi from Go", Vector2( 3, 4 )`) {
+		t.Errorf("client output lacks the host's RPC or bytes")
+	}
+	cap.write(t, "godot3.2.3-client.txt", "# Packets a Godot 3.2.3 client (testdata/client3.gd) sent to the host,\n"+
+		"# captured by: GDVAR_CAPTURE=1 go test -run TestGodot3Client ./multiplayer\n"+
+		"# hex<TAB>what the host made of it\n")
+}
