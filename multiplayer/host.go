@@ -12,7 +12,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -146,15 +145,9 @@ type Event struct {
 // Host is a multiplayer host (peer id 1) that Godot clients join:
 // SceneMultiplayer's server side with a Go program in place of the game.
 type Host struct {
+	*session
 	o      HostOptions
-	d      *dialect
-	dec    *gdvar.DecMode
-	vdec   *variant.DecMode
-	enc    *gdvar.EncMode
-	venc   *variant.EncMode
 	log    *slog.Logger
-	nodes  map[string]*node
-	byID   map[uint32]*node
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -178,19 +171,15 @@ type hostPeer struct {
 	admitted   bool
 	authLocal  bool
 	authRemote bool
-	recv       map[uint32]recvEntry
-	sent       map[*node]bool // announced to the peer: confirmed?
-	errs       int
-	dropErr    error
+	*remote
+	errs    int
+	dropErr error
 }
 
 // NewHost returns a host that knows the given nodes and their RPCs.
 func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 	if o.Godot == 0 {
 		o.Godot = variant.Godot4
-	}
-	if o.Godot != variant.Godot4 && o.Godot != variant.Godot3 {
-		return nil, fmt.Errorf("multiplayer: unknown engine family %d", o.Godot)
 	}
 	if o.Auth != nil && o.Godot == variant.Godot3 {
 		return nil, errors.New("multiplayer: Godot 3 has no authentication step")
@@ -210,44 +199,16 @@ func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 	if o.MaxErrors == 0 {
 		o.MaxErrors = DefaultMaxErrors
 	}
-	h := &Host{o: o, d: dialectOf(o.Godot), log: o.Logger, nodes: map[string]*node{}, byID: map[uint32]*node{}, peers: map[PeerID]*hostPeer{}}
+	sess, err := newSession(o.Godot, o.AllowObjects, nodes)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{session: sess, o: o, log: o.Logger, peers: map[PeerID]*hostPeer{}}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
-	var err error
-	if h.dec, err = (gdvar.DecOptions{Family: o.Godot, AllowObjects: o.AllowObjects}).DecMode(); err != nil {
-		return nil, err
-	}
-	if h.vdec, err = (variant.DecOptions{Family: o.Godot, AllowObjects: o.AllowObjects}).DecMode(); err != nil {
-		return nil, err
-	}
-	if h.enc, err = (gdvar.EncOptions{Family: o.Godot, FullObjects: o.AllowObjects}).EncMode(); err != nil {
-		return nil, err
-	}
-	if h.venc, err = (variant.EncOptions{Family: o.Godot, FullObjects: o.AllowObjects}).EncMode(); err != nil {
-		return nil, err
-	}
-	for _, n := range nodes {
-		if err := h.declare(n); err != nil {
-			return nil, err
-		}
-	}
 	h.ctx, h.cancel = context.WithCancel(context.Background())
 	return h, nil
-}
-
-func (h *Host) declare(n Node) error {
-	// The engine's cache ids start at 1 (last_send_cache_id).
-	nd, err := newNode(n, uint32(len(h.nodes)+1))
-	if err != nil {
-		return err
-	}
-	if _, dup := h.nodes[nd.path]; dup {
-		return fmt.Errorf("multiplayer: node %q declared twice", nd.path)
-	}
-	h.nodes[nd.path] = nd
-	h.byID[nd.cacheID] = nd
-	return nil
 }
 
 // Serve accepts clients from l until ctx is done or the host is closed,
@@ -306,7 +267,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		return nil, fmt.Errorf("%w: %d peers already", ErrBudget, len(h.peers))
 	}
 	id := h.newIDLocked()
-	p := &hostPeer{id: id, link: link, q: newOutQueue(h.o.MaxQueuedBytes), recv: map[uint32]recvEntry{}, sent: map[*node]bool{}}
+	p := &hostPeer{id: id, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
@@ -675,30 +636,17 @@ func (h *Host) refuseEvent(p *hostPeer, e *Event, err error) {
 	h.refuse(p, err)
 }
 
-// describe fills in the node and method names of a call, as far as the
-// host knows them.
+// describe fills in the node and method names and the arguments of a
+// call, as far as the host knows them.
 func (h *Host) describe(from PeerID, e *Event) {
 	pk := &e.Packet
 	if pk.Command != CmdRemoteCall && pk.Command != CmdRemoteSet {
 		return
 	}
-	var nd *node
-	if pk.Path != nil {
-		e.Node = string(pk.Path)
-		nd = h.nodes[e.Node]
-	} else if p := h.peer(from); p != nil {
+	if p := h.peer(from); p != nil {
 		h.mu.Lock()
-		r, ok := p.recv[pk.NodeID]
+		h.resolve(p.remote, e)
 		h.mu.Unlock()
-		if ok {
-			e.Node, nd = r.path, r.node
-		}
-	}
-	switch {
-	case h.d.byName:
-		e.Method = string(pk.Name)
-	case nd != nil && pk.Command == CmdRemoteCall && int(pk.Method) < len(nd.methods):
-		e.Method = nd.methods[pk.Method].Name
 	}
 	if args, err := DecodeArgs(h.vdec, pk); err == nil {
 		e.Args = args
@@ -721,99 +669,43 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 	}
 	switch pk.Command {
 	case CmdSimplifyPath:
+		e.Node = string(pk.Path)
 		h.mu.Lock()
-		if _, dup := p.recv[pk.NodeID]; dup {
-			h.mu.Unlock()
-			h.refuseEvent(p, e, fmt.Errorf("%w: cache id %d registered twice", ErrInvalidPacket, pk.NodeID))
-			return
-		}
-		if len(p.recv) >= h.o.MaxPathCache {
-			h.mu.Unlock()
-			e.Err = fmt.Errorf("%w: more than %d cached paths", ErrBudget, h.o.MaxPathCache)
-			h.drop(p, e.Err)
-			return
-		}
-		path := string(pk.Path)
-		nd := h.nodes[path]
-		p.recv[pk.NodeID] = recvEntry{path: path, node: nd}
-		if h.d.byName {
-			// Godot 3 confirms every path, known or not.
-			h.sendLocked(p, AppendConfirmPath(nil, h.o.Godot, true, pk.NodeID, path), 0, Reliable)
-		} else if nd != nil {
-			valid := string(pk.Checksum) == nd.checksum
-			if !valid {
-				h.log.Debug("multiplayer: RPC checksum differs", "peer", from, "node", path)
-			}
-			h.sendLocked(p, AppendConfirmPath(nil, h.o.Godot, valid, pk.NodeID, path), 0, Reliable)
+		reply, err := h.simplify(p.remote, pk, h.o.MaxPathCache)
+		if reply != nil {
+			h.sendLocked(p, reply, 0, Reliable)
 		}
 		h.mu.Unlock()
-		e.Node = path
+		if errors.Is(err, ErrBudget) {
+			e.Err = err
+			h.drop(p, err)
+		} else if err != nil {
+			h.refuseEvent(p, e, err)
+		}
 	case CmdConfirmPath:
 		h.mu.Lock()
-		var nd *node
-		if h.d.confirmByID {
-			nd = h.byID[pk.NodeID]
-		} else {
-			nd = h.nodes[string(pk.Path)]
-		}
-		if _, sent := p.sent[nd]; nd != nil && sent {
-			p.sent[nd] = true
-			h.mu.Unlock()
-			return
-		}
+		err := h.confirm(p.remote, pk)
 		h.mu.Unlock()
-		h.refuseEvent(p, e, fmt.Errorf("%w: confirms a path the host did not send", ErrInvalidPacket))
+		if err != nil {
+			h.refuseEvent(p, e, err)
+		}
 	case CmdRaw:
 		if h.o.OnBytes != nil {
 			h.o.OnBytes(from, pk.Payload)
 		}
 	case CmdRemoteCall:
-		if err := h.call(p, from, e); err != nil {
+		h.mu.Lock()
+		nd, m, err := h.resolve(p.remote, e)
+		h.mu.Unlock()
+		if err == nil {
+			err = h.dispatch(h.ctx, HostID, nd, m, e)
+		}
+		if err != nil {
 			h.refuseEvent(p, e, err)
 		}
 	default:
 		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
 	}
-}
-
-func (h *Host) call(p *hostPeer, from PeerID, e *Event) error {
-	pk := &e.Packet
-	var nd *node
-	if pk.Path != nil {
-		nd = h.nodes[string(pk.Path)]
-		if nd == nil {
-			return &CallError{From: from, Node: string(pk.Path), Err: ErrUnknownNode}
-		}
-	} else {
-		h.mu.Lock()
-		r, ok := p.recv[pk.NodeID]
-		h.mu.Unlock()
-		if !ok {
-			return &CallError{From: from, Node: fmt.Sprintf("#%d", pk.NodeID), Err: fmt.Errorf("%w: cache id %d not registered", ErrUnknownNode, pk.NodeID)}
-		}
-		if r.node == nil {
-			return &CallError{From: from, Node: r.path, Err: ErrUnknownNode}
-		}
-		nd = r.node
-	}
-	var m *method
-	if h.d.byName {
-		if m = nd.method(string(pk.Name)); m == nil {
-			return &CallError{From: from, Node: nd.path, Method: string(pk.Name), Err: ErrUnknownMethod}
-		}
-	} else {
-		if int(pk.Method) >= len(nd.methods) {
-			return &CallError{From: from, Node: nd.path, Method: fmt.Sprintf("#%d", pk.Method), Err: ErrUnknownMethod}
-		}
-		m = nd.methods[pk.Method]
-	}
-	if !m.allows(from, HostID, nd.authority) {
-		return &CallError{From: from, Node: nd.path, Method: m.Name, Err: fmt.Errorf("%w: mode %s, authority %d", ErrNotAllowed, m.Mode, nd.authority)}
-	}
-	if err := m.invoke(h.ctx, h.dec, h.o.Godot, from, pk); err != nil {
-		return &CallError{From: from, Node: nd.path, Method: m.Name, Err: err}
-	}
-	return nil
 }
 
 // Peers returns the ids of the admitted peers.
@@ -865,31 +757,10 @@ func (h *Host) targetsLocked(to PeerID) ([]*hostPeer, error) {
 // values. With CallLocal, the host's own handler runs too when the target
 // includes the host.
 func (h *Host) Call(to PeerID, path, methodName string, args ...any) error {
-	nd := h.nodes[trimRoot(path)]
-	if nd == nil {
-		return fmt.Errorf("%w: %q", ErrUnknownNode, path)
-	}
-	m := nd.method(methodName)
-	if m == nil {
-		return fmt.Errorf("%w: %q on %q", ErrUnknownMethod, methodName, nd.path)
-	}
-	vals := make([]variant.Value, len(args))
-	for i, a := range args {
-		b, err := h.enc.Marshal(a)
-		if err != nil {
-			return fmt.Errorf("multiplayer: argument %d: %w", i, err)
-		}
-		v, _, err := h.vdec.Decode(b)
-		if err != nil {
-			return fmt.Errorf("multiplayer: argument %d: %w", i, err)
-		}
-		vals[i] = v
-	}
-	enc, raw, count, err := AppendArgs(nil, h.venc, vals...)
+	nd, m, c, err := h.prepareCall(path, methodName, args)
 	if err != nil {
 		return err
 	}
-	c := Call{NodeID: nd.cacheID, Method: m.id, Name: m.Name, Raw: raw, ArgCount: count, Args: enc}
 	h.mu.Lock()
 	targets, err := h.targetsLocked(to)
 	if err != nil {
@@ -897,24 +768,17 @@ func (h *Host) Call(to PeerID, path, methodName string, args ...any) error {
 		return err
 	}
 	for _, p := range targets {
-		cc := c
-		confirmed, announced := p.sent[nd]
-		if !announced {
-			h.sendLocked(p, AppendSimplifyPath(nil, h.o.Godot, nd.checksum, nd.cacheID, nd.path), 0, Reliable)
-			p.sent[nd] = false
+		for _, pkt := range h.callPackets(p.remote, nd, c) {
+			h.sendLocked(p, pkt, m.Channel, m.Transfer)
 		}
-		if !confirmed {
-			cc.Path = nd.path
-		}
-		h.sendLocked(p, AppendCall(nil, h.o.Godot, cc), m.Channel, m.Transfer)
 	}
 	h.mu.Unlock()
 	if m.CallLocal && (to <= 0 && to != -HostID || to == HostID) && m.fn.IsValid() {
-		pk, err := Parse(h.o.Godot, AppendCall(nil, h.o.Godot, c))
+		pk, err := Parse(h.f, AppendCall(nil, h.f, c))
 		if err != nil {
 			return err
 		}
-		return m.invoke(h.ctx, h.dec, h.o.Godot, HostID, &pk)
+		return m.invoke(h.ctx, h.dec, h.f, HostID, &pk)
 	}
 	return nil
 }
