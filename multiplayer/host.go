@@ -33,40 +33,51 @@ type AuthFunc func(ctx context.Context, a *Auth, data []byte) error
 
 // Auth is the authentication exchange with one pending peer.
 type Auth struct {
-	h *Host
-	p *hostPeer
+	peer     PeerID
+	send     func(data []byte) error
+	complete func() error
 }
 
-// Peer is the id of the peer being authenticated.
-func (a *Auth) Peer() PeerID { return a.p.id }
+// Peer is the id of the other side of the exchange.
+func (a *Auth) Peer() PeerID { return a.peer }
 
-// Send sends authentication data to the peer (send_auth).
+// Send sends authentication data to the other side (send_auth).
 func (a *Auth) Send(data []byte) error {
 	if len(data) == 0 {
 		return errors.New("multiplayer: empty authentication data")
 	}
-	a.h.mu.Lock()
-	defer a.h.mu.Unlock()
-	if !a.p.pending || a.p.authLocal {
-		return ErrNotAllowed
-	}
-	a.h.sendLocked(a.p, AppendSys(nil, SysAuth, 0, data), 0, Reliable)
-	return nil
+	return a.send(data)
 }
 
-// Complete ends the host's side of the exchange (complete_auth).
-func (a *Auth) Complete() error {
-	a.h.mu.Lock()
-	defer a.h.mu.Unlock()
-	if !a.p.pending || a.p.authLocal {
-		return ErrNotAllowed
+// Complete ends this side of the exchange (complete_auth).
+func (a *Auth) Complete() error { return a.complete() }
+
+func (h *Host) authOf(p *hostPeer) *Auth {
+	return &Auth{
+		peer: p.id,
+		send: func(data []byte) error {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if !p.pending || p.authLocal {
+				return ErrNotAllowed
+			}
+			h.sendLocked(p, AppendSys(nil, SysAuth, 0, data), 0, Reliable)
+			return nil
+		},
+		complete: func() error {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if !p.pending || p.authLocal {
+				return ErrNotAllowed
+			}
+			p.authLocal = true
+			h.sendLocked(p, AppendSys(nil, SysAuth, 0, nil), 0, Reliable)
+			if p.authRemote {
+				h.admitLocked(p)
+			}
+			return nil
+		},
 	}
-	a.p.authLocal = true
-	a.h.sendLocked(a.p, AppendSys(nil, SysAuth, 0, nil), 0, Reliable)
-	if a.p.authRemote {
-		a.h.admitLocked(a.p)
-	}
-	return nil
 }
 
 // HostOptions configures a Host. The zero value is a Godot 4 host that
@@ -481,7 +492,7 @@ func (h *Host) receive4(p *hostPeer, f Frame) error {
 			return nil
 		}
 		if len(b) > 2 {
-			a := &Auth{h: h, p: p}
+			a := h.authOf(p)
 			if err := h.o.Auth(h.ctx, a, b[2:]); err != nil {
 				h.drop(p, fmt.Errorf("multiplayer: authentication refused: %w", err))
 				return err
