@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -123,4 +125,83 @@ func TestGodot3Client(t *testing.T) {
 	cap.write(t, "godot3.2.3-client.txt", "# Packets a Godot 3.2.3 client (testdata/client3.gd) sent to the host,\n"+
 		"# captured by: GDVAR_CAPTURE=1 go test -run TestGodot3Client ./multiplayer\n"+
 		"# hex<TAB>what the host made of it\n")
+}
+
+// The Go client joins a real Godot 3.2.3 host (WebSocketServer as its
+// network_peer), calls an RPC with arguments of many types, receives the
+// host's RPC and raw bytes, and answers with raw bytes.
+func TestGodot3Host(t *testing.T) {
+	enginetest.Godot3(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+	l.Close()
+	p := enginetest.StartGodot3(t, "testdata/host3.gd", port)
+	p.WaitLine("LISTENING", 30*time.Second)
+
+	welcome := make(chan []any, 1)
+	gotBytes := make(chan []byte, 1)
+	var cap capture
+	node := lobby3Node(nil, nil, nil)
+	for i := range node.Methods {
+		if node.Methods[i].Name == "welcome" {
+			node.Methods[i].Handler = func(_ context.Context, from PeerID, id int64, msg string, pos variant.Vector2, data map[string]int) {
+				welcome <- []any{from, id, msg, pos, data["n"]}
+			}
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	link, err := DialWebSocket(ctx, "ws://127.0.0.1:"+port, WebSocketOptions{Godot: variant.Godot3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Join(ctx, link, ClientOptions{
+		Godot:   variant.Godot3,
+		Observe: cap.observe,
+		OnBytes: func(from PeerID, data []byte) { gotBytes <- append([]byte(nil), data...) },
+	}, node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.ID() < 2 {
+		t.Errorf("id %d", c.ID())
+	}
+	err = c.Call(HostID, "Lobby", "hello", "Ada", -5, 1000, -100000, int64(1)<<40, 2.5, true,
+		variant.Vector2{X: 1.5, Y: -2}, variant.Vector3{X: 1, Y: 2, Z: 3}, []any{1, "two", 3.0}, map[string]any{"k": "v"},
+		[]byte{9, 8, 7}, nil, variant.Color{R: 1, G: 0.5, B: 0.25, A: 1}, []string{"x", "y"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case w := <-welcome:
+		if w[0] != HostID || w[1] != int64(c.ID()) || w[2] != "hi from Godot" || w[3] != (variant.Vector2{X: 3, Y: 4}) || w[4] != 15 {
+			t.Errorf("welcome %v", w)
+		}
+	case <-ctx.Done():
+		t.Fatal("no welcome from the Godot host")
+	}
+	select {
+	case b := <-gotBytes:
+		if string(b) != "\x07\x07" {
+			t.Errorf("bytes %x", b)
+		}
+	case <-ctx.Done():
+		t.Fatal("no bytes from the Godot host")
+	}
+	if err := c.SendBytes(HostID, []byte{5, 6}, Reliable, 0); err != nil {
+		t.Fatal(err)
+	}
+	out := p.Wait()
+	t.Logf("engine output:\n%s", out)
+	if !strings.Contains(out, `OK hello from `+strconv.Itoa(int(c.ID()))+` [ "Ada", -5, 1000, -100000, 1099511627776, 2.5, true, Vector2( 1.5, -2 ), Vector3( 1, 2, 3 ), [ 1, "two", 3.0 ]`) ||
+		!strings.Contains(out, "OK bytes from "+strconv.Itoa(int(c.ID()))+" [5, 6]") {
+		t.Errorf("the host did not see the call or the bytes as sent")
+	}
+	cap.write(t, "godot3.2.3-host.txt", "# Packets a Godot 3.2.3 host (testdata/host3.gd) sent to a Go client,\n"+
+		"# captured by: GDVAR_CAPTURE=1 go test -run TestGodot3Host ./multiplayer\n"+
+		"# hex<TAB>what the client made of it\n")
 }
