@@ -183,6 +183,7 @@ type hostPeer struct {
 	authLocal  bool
 	authRemote bool
 	*remote
+	relayed map[PeerID]*remote // paths announced to other peers through the relay, for Observe
 	errs    int
 	dropErr error
 }
@@ -558,10 +559,7 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		}
 		h.sendLocked(t, out, f.Channel, f.Mode)
 		h.mu.Unlock()
-		if h.o.Observe != nil {
-			h.describe(p.id, e)
-			h.o.Observe(e)
-		}
+		h.observeRelayed(p, target, e)
 		return nil
 	}
 	for _, oid := range h.order {
@@ -573,10 +571,7 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 	}
 	h.mu.Unlock()
 	if target == -1 {
-		if h.o.Observe != nil {
-			h.describe(p.id, e)
-			h.o.Observe(e)
-		}
+		h.observeRelayed(p, target, e)
 		return nil
 	}
 	// The host is one of the targets: process it as from the source.
@@ -631,10 +626,7 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 		return nil
 	}
 	if !forUs {
-		if h.o.Observe != nil {
-			h.describe(p.id, e)
-			h.o.Observe(e)
-		}
+		h.observeRelayed(p, f.To, e)
 		return nil
 	}
 	h.process(p, p.id, e)
@@ -662,6 +654,40 @@ func (h *Host) describe(from PeerID, e *Event) {
 	if args, err := DecodeArgs(h.vdec, pk); err == nil {
 		e.Args = args
 	}
+}
+
+// observeRelayed shows Observe a packet the host only relays, with the
+// node and method names the sender announced to that target.
+func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
+	if h.o.Observe == nil {
+		return
+	}
+	pk := &e.Packet
+	h.mu.Lock()
+	if p.relayed == nil {
+		p.relayed = map[PeerID]*remote{}
+	}
+	r := p.relayed[target]
+	if r == nil && len(p.relayed) < h.o.MaxPeers {
+		r = newRemote()
+		p.relayed[target] = r
+	}
+	if r != nil {
+		switch pk.Command {
+		case CmdSimplifyPath:
+			e.Node = string(pk.Path)
+			h.simplify(r, pk, h.o.MaxPathCache)
+		case CmdRemoteCall, CmdRemoteSet:
+			h.resolve(r, e)
+		}
+	}
+	h.mu.Unlock()
+	if pk.Command == CmdRemoteCall || pk.Command == CmdRemoteSet {
+		if args, err := DecodeArgs(h.vdec, pk); err == nil {
+			e.Args = args
+		}
+	}
+	h.o.Observe(e)
 }
 
 func (h *Host) peer(id PeerID) *hostPeer {

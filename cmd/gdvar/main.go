@@ -90,6 +90,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) 
 		return runInspect(args[1:], stdin, stdout, stderr)
 	case "convert":
 		return runConvert(args[1:], stdin, stdout, stderr)
+	case "host":
+		return runHost(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "gdvar: unknown command %q\n\n%s", args[0], usage)
 	return 2
