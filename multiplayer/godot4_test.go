@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -55,6 +56,8 @@ type capture struct {
 	mu     sync.Mutex
 	lines  []string
 	golden []string
+	from   []PeerID
+	only   PeerID // when set, write keeps the packets of this peer only
 }
 
 func (c *capture) observe(e *Event) {
@@ -72,6 +75,7 @@ func (c *capture) observe(e *Event) {
 	}
 	c.lines = append(c.lines, line)
 	c.golden = append(c.golden, hex.EncodeToString(e.Data)+"\t"+line)
+	c.from = append(c.from, e.From)
 }
 
 // write saves the captured packets as a golden file when GDVAR_CAPTURE is
@@ -82,7 +86,13 @@ func (c *capture) write(t *testing.T, name, header string) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	body := header + strings.Join(c.golden, "\n") + "\n"
+	var keep []string
+	for i, g := range c.golden {
+		if c.only == 0 || c.from[i] == c.only {
+			keep = append(keep, g)
+		}
+	}
+	body := header + strings.Join(keep, "\n") + "\n"
 	if err := os.WriteFile(filepath.Join("testdata", "capture", name), []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -94,6 +104,7 @@ func (c *capture) write(t *testing.T, name, header string) {
 // an authority RPC, receives an RPC from Go, and exchanges RAW packets.
 func TestGodot4Client(t *testing.T) {
 	godot4web.Skip(t)
+	t.Parallel() // the two engine runs share the wait
 	var (
 		mu       sync.Mutex
 		got      helloArgs
@@ -210,4 +221,85 @@ func portOf(t testing.TB, l Listener) string {
 		t.Fatal(a)
 	}
 	return a[i+1:]
+}
+
+// A real Godot 4.6 client and a Go client talk through the Go host's relay:
+// the engine learns of the Go client from ADD_PEER, calls it through SYS
+// RELAY, and receives its call relayed back with the source it came from.
+func TestGodot4Relay(t *testing.T) {
+	godot4web.Skip(t)
+	t.Parallel()
+	var cap capture
+	h, err := NewHost(HostOptions{Observe: cap.observe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Peer: peer.Options{WebSocket: peer.WebSocketOptions{Origins: []string{"127.0.0.1:*"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go h.Serve(ctx, l)
+	heard := make(chan string, 1)
+	var c *Client
+	godotJoined := make(chan PeerID, 1)
+	go func() {
+		// Join once the engine is in, so that it hears of us from ADD_PEER.
+		for len(h.Peers()) == 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+		cap.mu.Lock()
+		cap.only = h.Peers()[0]
+		cap.mu.Unlock()
+		godotJoined <- h.Peers()[0]
+	}()
+	go func() {
+		select {
+		case <-godotJoined:
+		case <-ctx.Done():
+			return
+		}
+		link, err := DialWebSocket(ctx, "ws://"+l.Addr().String(), WebSocketOptions{})
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		c, err = Join(ctx, link, ClientOptions{}, Node{Path: "Relay", Methods: []Method{{Name: "chat", Mode: AnyPeer, Transfer: Reliable,
+			Handler: func(_ context.Context, from PeerID, text string) error {
+				heard <- fmt.Sprintf("%d %s", from, text)
+				return c.Call(from, "Relay", "chat", "hi from Go")
+			}}}})
+		if err != nil {
+			t.Error(err)
+		}
+	}()
+	r := godot4web.Run(t, godot4web.Job{Script: "testdata/relay4.gd", Args: []string{portOf(t, l)}, Timeout: time.Minute})
+	t.Logf("engine output:\n%s", r.Stdout)
+	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	if r.Code != 0 {
+		t.Fatalf("the client failed (%d):\n%s", r.Code, r.Stderr)
+	}
+	select {
+	case s := <-heard:
+		if !strings.HasSuffix(s, "hi from Godot "+strings.Fields(s)[0]) {
+			t.Errorf("the Go client heard %q", s)
+		}
+	default:
+		t.Error("the Go client heard nothing")
+	}
+	if c != nil {
+		if !strings.Contains(r.Stdout, fmt.Sprintf("OK said %d hi from Go", c.ID())) {
+			t.Errorf("the engine did not hear the Go client as %d", c.ID())
+		}
+		c.Close()
+	}
+	cap.write(t, "godot4.6-relay.txt", "# Packets a Godot 4.6 client (testdata/relay4.gd, web build) sent to the host\n"+
+		"# for another client, captured by: GDVAR_CAPTURE=1 go test -run TestGodot4Relay ./multiplayer\n"+
+		"# hex<TAB>what the host made of the relayed packet\n")
 }
