@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/variant"
@@ -97,8 +98,10 @@ type method struct {
 	Method
 	id  uint16
 	fn  reflect.Value
-	in  []reflect.Type // parameter types after ctx and from
-	ret bool           // returns an error
+	in     []reflect.Type // parameter types after ctx and from
+	reuse  []bool         // the parameter's value may be reused between calls
+	ret    bool           // returns an error
+	frames sync.Pool      // *callFrame
 }
 
 var (
@@ -128,8 +131,18 @@ func bindHandler(m *method) error {
 	}
 	for i := 2; i < t.NumIn(); i++ {
 		m.in = append(m.in, t.In(i))
+		m.reuse = append(m.reuse, !hasPointers(t.In(i)))
 	}
 	m.fn = fn
+	m.frames.New = func() any {
+		fr := &callFrame{in: make([]reflect.Value, t.NumIn()), ctx: reflect.New(ctxType), from: reflect.New(peerType), holders: make([]reflect.Value, len(m.in))}
+		for i, pt := range m.in {
+			if m.reuse[i] {
+				fr.holders[i] = reflect.New(pt)
+			}
+		}
+		return fr
+	}
 	return nil
 }
 
@@ -178,6 +191,23 @@ func newNode(n Node, cacheID uint32) (*node, error) {
 	}
 	nd.checksum = MethodsChecksum(nd.names)
 	return nd, nil
+}
+
+// methodBytes is method for a name in a packet, without allocating.
+func (n *node) methodBytes(name []byte) *method {
+	lo, hi := 0, len(n.names)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if n.names[mid] < string(name) {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(n.names) && n.names[lo] == string(name) {
+		return n.methods[lo]
+	}
+	return nil
 }
 
 func (n *node) method(name string) *method {
@@ -243,20 +273,34 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 		return fmt.Errorf("%w: %d arguments for %d parameters", ErrInvalidArgument, p.ArgCount, len(m.in))
 	}
 	d := dialectOf(f)
-	in := make([]reflect.Value, 2+len(m.in))
-	in[0] = reflect.ValueOf(ctx)
-	in[1] = reflect.ValueOf(from)
+	fr := m.frames.Get().(*callFrame)
+	defer m.frames.Put(fr)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	fr.ctx.Elem().Set(reflect.ValueOf(ctx))
+	fr.in[0] = fr.ctx.Elem()
+	fr.from.Elem().SetInt(int64(from))
+	fr.in[1] = fr.from.Elem()
+	holder := func(i int) reflect.Value {
+		if m.reuse[i] {
+			h := fr.holders[i]
+			h.Elem().SetZero()
+			return h
+		}
+		// A value holding pointers may be kept by the handler: a new one.
+		return reflect.New(m.in[i])
+	}
 	if p.Raw && p.ArgCount == 1 {
-		pv := reflect.New(m.in[0])
+		pv := holder(0)
 		pba := variant.PackedByteArray(p.Args)
 		if err := assignValue(dec, pv, pba); err != nil {
 			return err
 		}
-		in[2] = pv.Elem()
+		fr.in[2] = pv.Elem()
 	} else {
 		off := 0
-		var sbuf [12]byte
-		for i, t := range m.in {
+		for i := range m.in {
 			if off >= len(p.Args) {
 				return perr(off, p.Command, ErrTruncated, fmt.Sprintf("argument %d", i))
 			}
@@ -268,9 +312,9 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 			if err != nil {
 				return perr(off, p.Command, err, fmt.Sprintf("argument %d", i))
 			}
-			pv := reflect.New(t)
+			pv := holder(i)
 			if ok {
-				if err := dec.Unmarshal(plainScalar(&sbuf, f, v, isBool), pv.Interface()); err != nil {
+				if err := dec.Unmarshal(plainScalar(&fr.sbuf, f, v, isBool), pv.Interface()); err != nil {
 					return fmt.Errorf("argument %d: %w", i, err)
 				}
 			} else {
@@ -279,15 +323,48 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 					return fmt.Errorf("argument %d: %w", i, err)
 				}
 			}
-			in[2+i] = pv.Elem()
+			fr.in[2+i] = pv.Elem()
 			off += n
 		}
 	}
-	out := m.fn.Call(in)
+	out := m.fn.Call(fr.in)
+	clear(fr.in)
+	fr.ctx.Elem().SetZero()
 	if m.ret && !out[0].IsNil() {
 		return out[0].Interface().(error)
 	}
 	return nil
+}
+
+// callFrame holds what a call of a handler needs, reused between calls:
+// the argument list and a value for each parameter whose type holds no
+// pointers (so that the handler cannot keep a reference to it).
+type callFrame struct {
+	in      []reflect.Value
+	ctx     reflect.Value // *context.Context
+	from    reflect.Value // *PeerID
+	holders []reflect.Value
+	sbuf    [12]byte
+}
+
+// hasPointers reports whether values of t refer to other memory.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
 }
 
 // assignValue converts a decoded Value into *pv through its encoding.

@@ -178,10 +178,11 @@ func (s *session) resolve(r *remote, e *Event) (*node, *method, error) {
 	}
 	var m *method
 	if s.d.byName {
-		e.Method = string(pk.Name)
-		if m = nd.method(e.Method); m == nil {
+		if m = nd.methodBytes(pk.Name); m == nil {
+			e.Method = string(pk.Name)
 			return nd, nil, &CallError{From: from, Node: nd.path, Method: e.Method, Err: ErrUnknownMethod}
 		}
+		e.Method = m.Name
 	} else {
 		if int(pk.Method) >= len(nd.methods) {
 			return nd, nil, &CallError{From: from, Node: nd.path, Method: fmt.Sprintf("#%d", pk.Method), Err: ErrUnknownMethod}
