@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"sort"
 	"sync"
-	"time"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -425,4 +424,3 @@ func (c *Client) SendBytes(to PeerID, data []byte, mode TransferMode, channel in
 	return c.write(to, AppendRaw(nil, c.f, data), channel, mode)
 }
 
-var _ = time.Second

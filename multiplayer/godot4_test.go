@@ -31,23 +31,22 @@ func lobbyNode(hello, blob, ping any) Node {
 
 // helloArgs receives hello's 16 arguments.
 type helloArgs struct {
-	name            string
-	i8, i16, i32    int8
-	i64             int64
-	f               float64
-	b               bool
-	v2              variant.Vector2
-	v3              variant.Vector3
-	arr             []any
-	dict            map[any]any
-	pba             []byte
-	nilv            any
-	color           variant.Color
-	sn              string
-	psa             []string
-	i16v            int16
-	i32v            int32
-	receivedPackets []string
+	name  string
+	i8    int8
+	i64   int64
+	f     float64
+	b     bool
+	v2    variant.Vector2
+	v3    variant.Vector3
+	arr   []any
+	dict  map[any]any
+	pba   []byte
+	nilv  any
+	color variant.Color
+	sn    string
+	psa   []string
+	i16v  int16
+	i32v  int32
 }
 
 // capture records the packets a host receives, in hex, for the golden

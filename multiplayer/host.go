@@ -7,7 +7,6 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
-	"net"
 	"sort"
 	"sync"
 	"time"
@@ -868,4 +867,3 @@ func (h *Host) Close() error {
 	return nil
 }
 
-var _ net.Addr // keep net for Link users

@@ -96,8 +96,8 @@ type node struct {
 
 type method struct {
 	Method
-	id  uint16
-	fn  reflect.Value
+	id     uint16
+	fn     reflect.Value
 	in     []reflect.Type // parameter types after ctx and from
 	reuse  []bool         // the parameter's value may be reused between calls
 	ret    bool           // returns an error
