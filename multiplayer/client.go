@@ -423,4 +423,3 @@ func (c *Client) SendBytes(to PeerID, data []byte, mode TransferMode, channel in
 	}
 	return c.write(to, AppendRaw(nil, c.f, data), channel, mode)
 }
-

@@ -866,4 +866,3 @@ func (h *Host) Close() error {
 	h.wg.Wait()
 	return nil
 }
-
