@@ -205,3 +205,29 @@ func TestGodot3Host(t *testing.T) {
 		"# captured by: GDVAR_CAPTURE=1 go test -run TestGodot3Host ./multiplayer\n"+
 		"# hex<TAB>what the client made of it\n")
 }
+
+// Two Godot 3.2.3 clients talk through the Go host: each learns of the
+// other from the host's SYS_ADD and calls it, the host relaying.
+func TestGodot3Relay(t *testing.T) {
+	enginetest.Godot3(t)
+	var cap capture
+	h, err := NewHost(HostOptions{Godot: variant.Godot3, Observe: cap.observe})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go h.Serve(ctx, l)
+	a := enginetest.StartGodot3(t, "testdata/relay3.gd", portOf(t, l), "ann")
+	b := enginetest.StartGodot3(t, "testdata/relay3.gd", portOf(t, l), "bob")
+	outA, outB := a.Wait(), b.Wait()
+	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	if !strings.Contains(outA, "hi from bob") || !strings.Contains(outB, "hi from ann") {
+		t.Errorf("ann:\n%s\nbob:\n%s", outA, outB)
+	}
+}

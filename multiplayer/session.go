@@ -155,10 +155,16 @@ func (s *session) confirm(r *remote, pk *Packet) error {
 }
 
 // resolve finds the node and method a REMOTE_CALL names, filling in e.
-func (s *session) resolve(r *remote, e *Event) (*node, *method, error) {
+func (s *session) resolve(r *remote, e *Event) (nd *node, m *method, err error) {
 	pk := &e.Packet
 	from := e.From
-	var nd *node
+	if s.d.byName {
+		defer func() {
+			if e.Method == "" {
+				e.Method = string(pk.Name) // Godot 3 names it even for unknown nodes
+			}
+		}()
+	}
 	if pk.Path != nil {
 		e.Node = string(pk.Path)
 		nd = s.nodes[e.Node]
@@ -176,7 +182,6 @@ func (s *session) resolve(r *remote, e *Event) (*node, *method, error) {
 		}
 		nd = rec.node
 	}
-	var m *method
 	if s.d.byName {
 		if m = nd.methodBytes(pk.Name); m == nil {
 			e.Method = string(pk.Name)
