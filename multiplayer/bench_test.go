@@ -2,7 +2,10 @@ package multiplayer
 
 import (
 	"context"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -135,5 +138,69 @@ func TestDispatchAllocs(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("%v: %v allocations per dispatch", f, allocs)
 		}
+	}
+}
+
+// BenchmarkLoopback: RPCs from 32 Go clients to a host over loopback
+// WebSocket, end to end (encode, send, receive, parse, dispatch).
+func BenchmarkLoopback(b *testing.B) {
+	const clients = 32
+	var got atomic.Int64
+	done := make(chan struct{})
+	var target int64
+	node := Node{Path: "P", Methods: []Method{{Name: "move", Mode: AnyPeer, Transfer: Reliable,
+		Handler: func(_ context.Context, from PeerID, pos variant.Vector2, n int) {
+			if got.Add(1) == atomic.LoadInt64(&target) {
+				close(done)
+			}
+		}}}}
+	h, err := NewHost(HostOptions{Logger: quiet}, node)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	go h.Serve(ctx, l)
+	cs := make([]*Client, clients)
+	for i := range cs {
+		link, err := DialWebSocket(ctx, "ws://"+l.Addr().String(), WebSocketOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if cs[i], err = Join(ctx, link, ClientOptions{Logger: quiet}, node); err != nil {
+			b.Fatal(err)
+		}
+		defer cs[i].Close()
+	}
+	atomic.StoreInt64(&target, int64(b.N))
+	b.ReportAllocs()
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		n := b.N / clients
+		if i < b.N%clients {
+			n++
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range n {
+				if err := c.Call(HostID, "P", "move", variant.Vector2{X: 1, Y: 2}, 7); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		b.Fatalf("%d of %d calls arrived", got.Load(), b.N)
 	}
 }
