@@ -98,7 +98,8 @@ func (c *capture) write(t *testing.T, name, header string) {
 }
 
 // A real Godot 4.6 client joins the Go host with WebSocketMultiplayerPeer,
-// is assigned an id, calls RPCs with arguments of many types into Go
+// is assigned an id, authenticates (its auth_callback against the host's
+// AuthFunc), calls RPCs with arguments of many types into Go
 // handlers (the raw PackedByteArray and no-argument forms too), is refused
 // an authority RPC, receives an RPC from Go, and exchanges RAW packets.
 func TestGodot4Client(t *testing.T) {
@@ -135,6 +136,15 @@ func TestGodot4Client(t *testing.T) {
 	}
 	var cap capture
 	h, err := NewHost(HostOptions{
+		Auth: func(_ context.Context, a *Auth, data []byte) error {
+			if string(data) != "secret" {
+				return fmt.Errorf("wrong secret %q", data)
+			}
+			if err := a.Send([]byte("welcome")); err != nil {
+				return err
+			}
+			return a.Complete()
+		},
 		Observe: func(e *Event) {
 			cap.observe(e)
 			if e.Err != nil {
@@ -203,6 +213,9 @@ func TestGodot4Client(t *testing.T) {
 	}
 	if len(refused) != 1 || !errors.Is(refused[0], ErrNotAllowed) {
 		t.Errorf("refused = %v, want only_host refused", refused)
+	}
+	if !strings.Contains(r.Stdout, "OK auth from 1 welcome") {
+		t.Errorf("the client did not get the host's authentication answer")
 	}
 	if !strings.Contains(r.Stdout, "OK bytes from 1 [3, 2, 1]") || !strings.Contains(r.Stdout, `"hi from Go", Vector2(3, 4)`) {
 		t.Errorf("client output lacks the host's RPC or bytes")

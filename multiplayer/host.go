@@ -491,6 +491,10 @@ func (h *Host) receive4(p *hostPeer, f Frame) error {
 			h.peerError(p, &Event{From: p.id}, fmt.Errorf("%w: only authentication messages before authentication", ErrNotAllowed))
 			return nil
 		}
+		if h.o.Observe != nil {
+			ap, _ := Parse(variant.Godot4, b)
+			h.o.Observe(&Event{From: p.id, Data: b, Packet: ap})
+		}
 		if len(b) > 2 {
 			a := h.authOf(p)
 			if err := h.o.Auth(h.ctx, a, b[2:]); err != nil {

@@ -2,7 +2,9 @@ extends SceneTree
 # Godot 4 WebSocketMultiplayerPeer client for gdvar's multiplayer interop
 # test (multiplayer/godot4_test.go). Arguments: PORT
 #
-# 1. joins ws://127.0.0.1:PORT as a multiplayer client and prints its id;
+# 1. joins ws://127.0.0.1:PORT as a multiplayer client, authenticates
+#    (auth_callback: sends "secret", prints the host's answer) and prints
+#    its id;
 # 2. calls hello (16 arguments of many types), blob (one PackedByteArray:
 #    sent raw), ping (no arguments) and only_host (an authority RPC, which
 #    the host must refuse) on the host;
@@ -29,6 +31,8 @@ func _initialize() -> void:
 	get_multiplayer().connection_failed.connect(func(): _fail("connection failed"))
 	get_multiplayer().server_disconnected.connect(func(): _fail("server disconnected"))
 	get_multiplayer().peer_packet.connect(_on_packet)
+	get_multiplayer().auth_callback = _on_auth
+	get_multiplayer().peer_authenticating.connect(_on_authenticating)
 	var err := peer.create_client("ws://127.0.0.1:%d" % port)
 	if err != OK:
 		_fail("create_client: %d" % err)
@@ -39,6 +43,13 @@ func _initialize() -> void:
 func _fail(why: String) -> void:
 	print("FAIL ", why)
 	quit(1)
+
+func _on_authenticating(id: int) -> void:
+	get_multiplayer().send_auth(id, "secret".to_utf8_buffer())
+	get_multiplayer().complete_auth(id)
+
+func _on_auth(id: int, data: PackedByteArray) -> void:
+	print("OK auth from ", id, " ", data.get_string_from_utf8())
 
 func _on_connected() -> void:
 	print("OK connected id=", get_multiplayer().get_unique_id())
