@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"sort"
 	"sync"
 	"time"
@@ -21,6 +22,7 @@ const (
 	DefaultMaxPathCache   = 4096
 	DefaultMaxQueuedBytes = 4 << 20
 	DefaultMaxErrors      = 64
+	DefaultMaxPeersPerIP  = 64
 )
 
 // AuthFunc authenticates a joining peer, in place of SceneMultiplayer's
@@ -97,6 +99,10 @@ type HostOptions struct {
 	// MaxPeers is the most clients at once; 0 means DefaultMaxPeers. More
 	// are refused at once.
 	MaxPeers int
+	// MaxPeersPerIP is the most clients at once from one IP address; 0
+	// means DefaultMaxPeersPerIP. It keeps one machine from taking every
+	// place with connections that never speak.
+	MaxPeersPerIP int
 	// MaxPathCache is the most node paths a peer may register in the
 	// host's cache of its paths (SIMPLIFY_PATH); 0 means
 	// DefaultMaxPathCache. A peer that registers more is dropped.
@@ -175,6 +181,7 @@ type recvEntry struct {
 
 type hostPeer struct {
 	id         PeerID
+	ip         string
 	link       Link
 	q          *outQueue
 	pending    bool // authenticating
@@ -200,6 +207,9 @@ func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 	}
 	if o.MaxPeers <= 0 {
 		o.MaxPeers = DefaultMaxPeers
+	}
+	if o.MaxPeersPerIP <= 0 {
+		o.MaxPeersPerIP = DefaultMaxPeersPerIP
 	}
 	if o.MaxPathCache <= 0 {
 		o.MaxPathCache = DefaultMaxPathCache
@@ -277,8 +287,21 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		h.log.Warn("multiplayer: refusing a client: too many peers", "addr", addrOf(link), "max", h.o.MaxPeers)
 		return nil, fmt.Errorf("%w: %d peers already", ErrBudget, len(h.peers))
 	}
+	ip := ipOf(link)
+	if ip != "" {
+		n := 0
+		for _, o := range h.peers {
+			if o.ip == ip {
+				n++
+			}
+		}
+		if n >= h.o.MaxPeersPerIP {
+			h.log.Warn("multiplayer: refusing a client: too many from its address", "addr", addrOf(link), "max", h.o.MaxPeersPerIP)
+			return nil, fmt.Errorf("%w: %d peers from %s already", ErrBudget, n, ip)
+		}
+	}
 	id := h.newIDLocked()
-	p := &hostPeer{id: id, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
+	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
@@ -309,6 +332,22 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 	}
 	h.admitLocked(p)
 	return p, nil
+}
+
+// ipOf returns the IP address of the link's other side, "" when unknown.
+func ipOf(l Link) string {
+	a := l.RemoteAddr()
+	if a == nil {
+		return ""
+	}
+	if ta, ok := a.(*net.TCPAddr); ok {
+		return ta.IP.String()
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return ""
+	}
+	return host
 }
 
 func addrOf(l Link) string {

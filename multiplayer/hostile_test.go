@@ -196,3 +196,21 @@ func TestHostileGodot3(t *testing.T) {
 		}
 	}
 }
+
+// One address cannot take more than MaxPeersPerIP places.
+func TestPeersPerIP(t *testing.T) {
+	_, url := startHost(t, HostOptions{MaxPeersPerIP: 3, Logger: quiet})
+	for range 3 {
+		rawClient(t, url, variant.Godot4)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	link, err := DialWebSocket(ctx, url, WebSocketOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer link.Close()
+	if f, err := link.ReadFrame(); err == nil {
+		t.Errorf("a fourth client from the same address got %x", f.Data)
+	}
+}
