@@ -68,6 +68,7 @@ type PacketError struct {
 	Detail string
 }
 
+// Error says what is wrong with the packet and where.
 func (e *PacketError) Error() string {
 	s := fmt.Sprintf("multiplayer: %s packet: %v at offset %d", e.Command, e.Err, e.Offset)
 	if e.Detail != "" {

@@ -14,4 +14,5 @@ const (
 	Broadcast PeerID = 0 // every peer (TARGET_PEER_BROADCAST)
 )
 
+// String returns the id in decimal.
 func (p PeerID) String() string { return strconv.Itoa(int(p)) }

@@ -29,6 +29,7 @@ const (
 
 var commandNames = [...]string{"REMOTE_CALL", "SIMPLIFY_PATH", "CONFIRM_PATH", "RAW", "SPAWN", "DESPAWN", "SYNC", "SYS", "REMOTE_SET"}
 
+// String returns the engine's name of the command, e.g. "REMOTE_CALL".
 func (c Command) String() string {
 	if int(c) < len(commandNames) {
 		return commandNames[c]
@@ -49,6 +50,7 @@ const (
 
 var sysNames = [...]string{"AUTH", "ADD_PEER", "DEL_PEER", "RELAY"}
 
+// String returns the engine's name of the system command, e.g. "RELAY".
 func (s SysCommand) String() string {
 	if int(s) < len(sysNames) {
 		return sysNames[s]

@@ -34,6 +34,7 @@ const (
 	Master
 )
 
+// String returns the mode as @rpc writes it: "any_peer", "authority", "master" (Godot 3) or "disabled".
 func (m RPCMode) String() string {
 	switch m {
 	case AnyPeer:
@@ -240,10 +241,12 @@ type CallError struct {
 	Err    error
 }
 
+// Error says which call was refused and why.
 func (e *CallError) Error() string {
 	return fmt.Sprintf("multiplayer: RPC %s.%s from peer %d: %v", e.Node, e.Method, e.From, e.Err)
 }
 
+// Unwrap returns the reason (ErrNotAllowed, ErrUnknownMethod, …).
 func (e *CallError) Unwrap() error { return e.Err }
 
 // scalarBuf turns a compressed int or bool into its plain Variant encoding,

@@ -17,6 +17,7 @@ const (
 	Reliable          TransferMode = 2
 )
 
+// String returns the mode as @rpc writes it: "reliable", "unreliable" or "unreliable_ordered".
 func (m TransferMode) String() string {
 	switch m {
 	case Unreliable:
@@ -74,7 +75,11 @@ type Link interface {
 
 // Listener accepts the Links of clients joining a host.
 type Listener interface {
+	// Accept waits for the next client; it returns ctx.Err() when ctx is
+	// done first, and an error once the listener is closed.
 	Accept(ctx context.Context) (Link, error)
+	// Close stops listening; accepted Links stay open.
 	Close() error
+	// Addr is the address listened on.
 	Addr() net.Addr
 }
