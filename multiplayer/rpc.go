@@ -53,8 +53,8 @@ type Method struct {
 	Name string
 	// Mode says who may call it; 0 means Authority, the engine's default.
 	Mode RPCMode
-	// Transfer is how calls travel; the zero value is Unreliable, so set
-	// Reliable for the engine's default.
+	// Transfer is how calls travel; the zero value is Unreliable, as for
+	// @rpc. WebSocket delivers everything reliably and in order anyway.
 	Transfer TransferMode
 	// CallLocal runs the method locally too when the host calls it
 	// (call_local; Godot 3's *sync modes).
