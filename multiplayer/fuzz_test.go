@@ -61,11 +61,11 @@ func FuzzParse(f *testing.F) {
 // written.
 type memLink struct {
 	frames []Frame
-	closed bool
+	closed atomic.Bool
 }
 
 func (l *memLink) ReadFrame() (Frame, error) {
-	if l.closed || len(l.frames) == 0 {
+	if l.closed.Load() || len(l.frames) == 0 {
 		return Frame{}, io.EOF
 	}
 	f := l.frames[0]
@@ -73,7 +73,7 @@ func (l *memLink) ReadFrame() (Frame, error) {
 	return f, nil
 }
 func (l *memLink) WriteFrame(Frame) error { return nil }
-func (l *memLink) Close() error           { l.closed = true; return nil }
+func (l *memLink) Close() error           { l.closed.Store(true); return nil }
 func (l *memLink) RemoteAddr() net.Addr   { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1)} }
 
 // FuzzHost: whatever a client sends, the host neither panics nor hangs.
