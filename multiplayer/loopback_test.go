@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -232,4 +234,21 @@ func TestAuth(t *testing.T) {
 			t.Errorf("the host ran %q", g)
 		}
 	}
+}
+
+// Host.Handler serves clients from an existing HTTP server.
+func TestHandler(t *testing.T) {
+	log := newChatLog()
+	h, err := NewHost(HostOptions{Logger: quiet}, chatNode(log))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	srv := httptest.NewServer(h.Handler(WebSocketOptions{}))
+	defer srv.Close()
+	c := join(t, "ws"+strings.TrimPrefix(srv.URL, "http")+"/game", ClientOptions{Logger: quiet}, chatNode(newChatLog()))
+	if err := c.Call(HostID, "Chat", "say", "via http", 5); err != nil {
+		t.Fatal(err)
+	}
+	log.wait(t, fmt.Sprintf("say %d via http 5", c.ID()))
 }

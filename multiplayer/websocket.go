@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"net"
+	"net/http"
 	"time"
 
 	"github.com/gdvar/gdvar/peer"
@@ -195,4 +196,23 @@ func DialWebSocket(ctx context.Context, url string, o WebSocketOptions) (Link, e
 		return nil, err
 	}
 	return newWSLink(c, o), nil
+}
+
+// Handler returns an http.Handler that accepts Godot clients on an existing
+// HTTP server (for instance one serving the game's web export, or behind
+// TLS) and serves each with h. o.Peer.WebSocket sets the accepted Origins.
+func (h *Host) Handler(o WebSocketOptions) http.Handler {
+	o.Godot = h.f
+	po := o.peerOptions()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := peer.UpgradeWebSocket(w, r, po)
+		if err != nil {
+			return // already answered
+		}
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.ServeLink(newWSLink(c, o))
+		}()
+	})
 }
