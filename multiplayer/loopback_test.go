@@ -252,3 +252,37 @@ func TestHandler(t *testing.T) {
 	}
 	log.wait(t, fmt.Sprintf("say %d via http 5", c.ID()))
 }
+
+// An earlier Godot 4 client confirms a path by name rather than by cache
+// id: the host accepts both.
+func TestConfirmPathByName(t *testing.T) {
+	var ev eventLog
+	h, url := startHost(t, HostOptions{Logger: quiet, Observe: ev.observe}, chatNode(newChatLog()))
+	link, id := rawClient(t, url, variant.Godot4)
+	if err := h.Call(id, "Chat", "say", "x", 1); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // SIMPLIFY_PATH, then the call with the path
+		if _, err := link.ReadFrame(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	link.WriteFrame(Frame{Data: append([]byte{2, 1}, "Chat\x00"...)})
+	for i := 0; ; i++ {
+		if err := h.Call(id, "Chat", "say", "y", 2); err != nil {
+			t.Fatal(err)
+		}
+		f, err := link.ReadFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Parse(variant.Godot4, f.Data)
+		if err == nil && p.Path == nil && p.NodeID == 1 {
+			return // the host now sends the cache id
+		}
+		if i == 100 {
+			t.Fatalf("the host never used the cache id: %x (refusals %v)", f.Data, ev.errs)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}

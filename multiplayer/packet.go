@@ -13,7 +13,7 @@ import (
 //
 //	CmdRemoteCall, CmdRemoteSet  NodeID or Path, Method (Godot 4) or Name (Godot 3), Raw, ArgCount, Args
 //	CmdSimplifyPath              Checksum (Godot 4), NodeID, Path
-//	CmdConfirmPath               Valid and NodeID (Godot 4) or Path (Godot 3)
+//	CmdConfirmPath               Valid and NodeID (Godot 4.6) or Path (Godot 3, earlier Godot 4)
 //	CmdRaw                       Payload
 //	CmdSys                       Sys, Peer, Payload (auth data or the relayed packet)
 //	CmdSpawn, CmdDespawn, CmdSync  Flags, Payload (the body, not parsed further)
@@ -267,11 +267,21 @@ func (d *dialect) parseSimplify(p *Packet, b []byte) error {
 
 func (d *dialect) parseConfirm(p *Packet, b []byte) error {
 	if d.confirmByID {
-		if len(b) != 6 {
-			return perr(len(b), p.Command, ErrInvalidPacket, "CONFIRM_PATH is 6 bytes, not "+strconv.Itoa(len(b)))
+		// Godot 4.6 (and the current source) name the cache id in 6 bytes;
+		// earlier 4.x sources name the path, NUL-terminated, instead. A
+		// 6-byte packet may be either: both readings are given.
+		if len(b) < 3 {
+			return perr(len(b), p.Command, ErrTruncated, "CONFIRM_PATH needs 3 bytes at least")
 		}
 		p.Valid = b[1] != 0
-		p.NodeID = binary.LittleEndian.Uint32(b[2:])
+		if len(b) == 6 {
+			p.NodeID = binary.LittleEndian.Uint32(b[2:])
+		}
+		if b[len(b)-1] == 0 {
+			p.Path = cstring(b[2:])
+		} else if len(b) != 6 {
+			return perr(len(b)-1, p.Command, ErrInvalidPacket, "CONFIRM_PATH path without its NUL")
+		}
 		return nil
 	}
 	// Godot 3: [cmd, path, NUL]; no checksum, so always valid.

@@ -101,6 +101,9 @@ func TestGoldenPackets(t *testing.T) {
 			again = AppendSimplifyPath(nil, g.family, string(p.Checksum), p.NodeID, string(p.Path))
 		case CmdConfirmPath:
 			again = AppendConfirmPath(nil, g.family, p.Valid, p.NodeID, string(p.Path))
+			if g.family == variant.Godot4 && len(g.data) != 6 {
+				again = append(append([]byte{2, g.data[1]}, p.Path...), 0)
+			}
 		case CmdRaw:
 			again = AppendRaw(nil, g.family, p.Payload)
 		case CmdSys:
@@ -200,7 +203,8 @@ func TestParseErrors(t *testing.T) {
 		{variant.Godot4, "070302000000", ErrTruncated}, // relay of nothing
 		{variant.Godot4, "03", ErrTruncated},
 		{variant.Godot4, "0101", ErrTruncated},
-		{variant.Godot4, "0201", ErrInvalidPacket},
+		{variant.Godot4, "0201", ErrTruncated},
+		{variant.Godot4, "0201414243", ErrInvalidPacket}, // a path without NUL
 		{variant.Godot3, "05", ErrUnknownCommand},
 		{variant.Godot3, "03", ErrTruncated},
 		{variant.Godot3, "0001000000", ErrTruncated},         // too short

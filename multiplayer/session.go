@@ -144,6 +144,9 @@ func (s *session) confirm(r *remote, pk *Packet) error {
 	var nd *node
 	if s.d.confirmByID {
 		nd = s.byID[pk.NodeID]
+		if _, sent := r.sent[nd]; nd == nil || !sent {
+			nd = s.nodes[string(pk.Path)] // the path form of earlier 4.x
+		}
 	} else {
 		nd = s.nodes[string(pk.Path)]
 	}
