@@ -2,11 +2,13 @@ package main
 
 import (
 	"context"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gdvar/gdvar/internal/enginetest"
 	"github.com/gdvar/gdvar/multiplayer"
 )
 
@@ -77,6 +79,39 @@ func TestHostCommand(t *testing.T) {
 	for _, want := range []string{"(relay) SIMPLIFY_PATH Chat as #1", `(relay) REMOTE_CALL Chat.say("hello b")`, `-> 1 REMOTE_CALL Chat.say("hello host")`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// Two Godot 3.2.3 games play through gdvar host, which prints their
+// relayed calls with the method names Godot 3 sends.
+func TestHostCommandGodot3(t *testing.T) {
+	enginetest.Godot3(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--godot", "3"}, &stdout, &stderr)
+	}()
+	addrRE := regexp.MustCompile(`ws://127\.0\.0\.1:(\d+)`)
+	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(stderr.String()) })
+	port := addrRE.FindStringSubmatch(stderr.String())[1]
+	// The relay client of package multiplayer's tests.
+	script := filepath.Join("..", "..", "multiplayer", "testdata", "relay3.gd")
+	a := enginetest.StartGodot3(t, script, port, "ann")
+	b := enginetest.StartGodot3(t, script, port, "bob")
+	outA, outB := a.Wait(), b.Wait()
+	if !strings.Contains(outA, "hi from bob") || !strings.Contains(outB, "hi from ann") {
+		t.Errorf("ann:\n%s\nbob:\n%s", outA, outB)
+	}
+	cancel()
+	<-done
+	out := stdout.String()
+	t.Logf("gdvar host printed:\n%s", out)
+	for _, want := range []string{`(relay) SIMPLIFY_PATH Relay as #1`, `(relay) REMOTE_CALL Relay.chat("hi from ann")`, `(relay) REMOTE_CALL Relay.chat("hi from bob")`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
 		}
 	}
 }
