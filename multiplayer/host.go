@@ -123,8 +123,9 @@ type HostOptions struct {
 	AllowObjects bool
 	// Logger receives the errors of peers; nil means slog.Default().
 	Logger *slog.Logger
-	// OnConnect and OnDisconnect are called when a peer is admitted and
-	// when it leaves (err says why, nil for a clean close).
+	// OnConnect is called, on a goroutine of its own, when a peer is
+	// admitted; OnDisconnect, on the peer's goroutine, when an admitted
+	// peer leaves (err says why, nil for a clean close).
 	OnConnect    func(id PeerID)
 	OnDisconnect func(id PeerID, err error)
 	// OnBytes receives RAW packets (send_bytes; the engine's peer_packet

@@ -150,8 +150,9 @@ func (l *wsLink) WriteFrame(f Frame) error {
 			return nil // Godot 4 peers learn of each other through SYS packets
 		}
 	}
-	l.buf = b[:0]
-	if len(l.buf) > 1<<16 {
+	if cap(b) <= 1<<16 {
+		l.buf = b[:0] // reused by the next write; larger buffers are let go
+	} else {
 		l.buf = nil
 	}
 	l.c.SetWriteDeadline(time.Now().Add(l.writeTimeout))
