@@ -74,3 +74,28 @@ func ExampleAppendArgs() {
 	fmt.Printf("%x raw=%v count=%d\n", b, raw, n)
 	// Output: 42e80381 raw=false count=2
 }
+
+// ScriptRPCs reads the RPC methods a Godot 4 script declares, with their
+// modes, for a Node declaration.
+func ExampleScriptRPCs() {
+	src := `extends CharacterBody2D
+
+@rpc("any_peer", "unreliable_ordered")
+func move(pos: Vector2) -> void:
+	position = pos
+
+@rpc("authority", "call_local", "reliable")
+func hit(damage: int) -> void:
+	pass
+`
+	methods, err := multiplayer.ScriptRPCs(variant.Godot4, src)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range methods {
+		fmt.Println(m.Name, m.Mode, m.Transfer, m.CallLocal)
+	}
+	// Output:
+	// move any_peer unreliable_ordered false
+	// hit authority reliable true
+}
