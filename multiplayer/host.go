@@ -783,6 +783,11 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if err != nil {
 			h.refuseEvent(p, e, err)
 		}
+	case CmdSpawn, CmdDespawn, CmdSync, CmdRemoteSet:
+		// Replication (a client with authority over a synchronizer sends
+		// SYNC to every peer, the host included) and Godot 3's rset: the
+		// host keeps no scene to apply them to. They are shown to Observe
+		// and dropped, without counting against the peer.
 	default:
 		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
 	}

@@ -104,7 +104,7 @@ func TestHostileClients(t *testing.T) {
 
 	t.Run("garbage", func(t *testing.T) {
 		bad, _ := rawClient(t, url, variant.Godot4)
-		for _, p := range [][]byte{{}, {0x30}, {0x20, 0xff}, {7, 9}, {7, 1, 5, 0, 0, 0}, {7, 2, 5, 0, 0, 0}, {4}, {5, 1}, {0, 1, 0, 3, 0x3f}, {6, 0, 0}} {
+		for _, p := range [][]byte{{}, {0x30}, {0x20, 0xff}, {7, 9}, {7, 1, 5, 0, 0, 0}, {7, 2, 5, 0, 0, 0}, {3}, {0, 1, 0, 3, 0x3f}, {0x20, 0, 0, 0}, {7, 0, 1}} {
 			bad.WriteFrame(Frame{Data: p})
 		}
 		if !closedWithin(bad, 5*time.Second) {
@@ -213,4 +213,23 @@ func TestPeersPerIP(t *testing.T) {
 	if f, err := link.ReadFrame(); err == nil {
 		t.Errorf("a fourth client from the same address got %x", f.Data)
 	}
+}
+
+// Replication packets a client sends the host (SYNC from a client with
+// authority over a synchronizer) are dropped without counting against it.
+func TestReplicationIgnored(t *testing.T) {
+	hostLog := newChatLog()
+	_, url := startHost(t, HostOptions{MaxErrors: 2, Logger: quiet}, chatNode(hostLog))
+	c := join(t, url, ClientOptions{Logger: quiet}, chatNode(newChatLog()))
+	link, _ := rawClient(t, url, variant.Godot4)
+	for range 20 {
+		link.WriteFrame(Frame{Data: []byte{6, 1, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0}})
+	}
+	if closedWithin(link, 300*time.Millisecond) {
+		t.Error("the host dropped a client for its SYNC packets")
+	}
+	if err := c.Call(HostID, "Chat", "say", "still here", 1); err != nil {
+		t.Fatal(err)
+	}
+	hostLog.wait(t, fmt.Sprintf("say %d still here 1", c.ID()))
 }
