@@ -111,9 +111,11 @@ type HostOptions struct {
 	// sent; 0 means DefaultMaxQueuedBytes. A peer that does not read fast
 	// enough to stay within it is dropped.
 	MaxQueuedBytes int
-	// MaxErrors is how many malformed or refused packets a peer may send
-	// before it is dropped; 0 means DefaultMaxErrors, negative means no
-	// limit (the engine only logs them).
+	// MaxErrors is how many malformed packets and protocol violations
+	// (system packets a client may not send, forged senders, unconfirmable
+	// paths) a peer may send before it is dropped; 0 means
+	// DefaultMaxErrors, negative means no limit (the engine only logs
+	// them). Refused RPC calls are reported but not counted.
 	MaxErrors int
 	// IdleTimeout drops a peer that sends nothing for this long; 0 means
 	// no limit (Godot clients send nothing while idle).
@@ -508,8 +510,14 @@ func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 }
 
 // refuse counts a refused packet; true when p has now sent too many.
+// Refused calls (unknown nodes or methods, modes, arguments) do not count:
+// games call RPCs on nodes a Go host need not know, and the engine only
+// logs them.
 func (h *Host) refuse(p *hostPeer, err error) bool {
 	h.log.Debug("multiplayer: refused packet", "peer", p.id, "err", err)
+	if _, isCall := errors.AsType[*CallError](err); isCall {
+		return false
+	}
 	h.mu.Lock()
 	p.errs++
 	over := h.o.MaxErrors > 0 && p.errs > h.o.MaxErrors

@@ -216,7 +216,8 @@ func TestPeersPerIP(t *testing.T) {
 }
 
 // Replication packets a client sends the host (SYNC from a client with
-// authority over a synchronizer) are dropped without counting against it.
+// authority over a synchronizer) and calls the host refuses (nodes it does
+// not declare, authority RPCs) are dropped without counting against it.
 func TestReplicationIgnored(t *testing.T) {
 	hostLog := newChatLog()
 	_, url := startHost(t, HostOptions{MaxErrors: 2, Logger: quiet}, chatNode(hostLog))
@@ -224,9 +225,12 @@ func TestReplicationIgnored(t *testing.T) {
 	link, _ := rawClient(t, url, variant.Godot4)
 	for range 20 {
 		link.WriteFrame(Frame{Data: []byte{6, 1, 0, 1, 0, 0, 0, 4, 0, 0, 0, 1, 0, 0, 0}})
+		// rpc() on a node the host does not declare, and an authority RPC.
+		link.WriteFrame(Frame{Data: AppendCall(nil, variant.Godot4, Call{Path: "World/Enemy", Method: 0, Raw: true})})
+		link.WriteFrame(Frame{Data: AppendCall(nil, variant.Godot4, Call{Path: "Chat", Method: 0, ArgCount: 1, Args: []byte{4, 0, 0, 0, 1, 0, 0, 0, 'x', 0, 0, 0}})})
 	}
 	if closedWithin(link, 300*time.Millisecond) {
-		t.Error("the host dropped a client for its SYNC packets")
+		t.Error("the host dropped a client for its SYNC packets or refused calls")
 	}
 	if err := c.Call(HostID, "Chat", "say", "still here", 1); err != nil {
 		t.Fatal(err)
