@@ -69,3 +69,31 @@ script = ExtResource("1_abc")
 		t.Errorf("nodes %+v", nodes)
 	}
 }
+
+// A Godot 3 project: its scene format and keywords.
+func TestLoadProject3(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("player.gd", "extends KinematicBody2D\n\nremote func move(pos):\n\tpass\n\npuppetsync func hit(d):\n\tpass\n")
+	write("main.tscn", `[gd_scene load_steps=2 format=2]
+
+[ext_resource path="res://player.gd" type="Script" id=1]
+
+[node name="Main" type="Node"]
+
+[node name="Player" type="KinematicBody2D" parent="."]
+script = ExtResource( 1 )
+`)
+	nodes, err := LoadProject(dir, variant.Godot3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(nodes) != 1 || nodes[0].Path != "Main/Player" || len(nodes[0].Methods) != 2 ||
+		nodes[0].Methods[1] != (Method{Name: "hit", Mode: Authority, Transfer: Reliable, CallLocal: true}) {
+		t.Errorf("nodes %+v", nodes)
+	}
+}
