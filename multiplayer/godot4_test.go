@@ -235,9 +235,9 @@ func portOf(t testing.TB, l Listener) string {
 	return a[i+1:]
 }
 
-// A real Godot 4.6 client and a Go client talk through the Go host's relay:
-// the engine learns of the Go client from ADD_PEER, calls it through SYS
-// RELAY, and receives its call relayed back with the source it came from.
+// Two real Godot 4.6 clients and a Go client talk through the Go host's
+// relay: the engines learn of the others from ADD_PEER, call them through
+// SYS RELAY, and receive their calls relayed back with the right source.
 func TestGodot4Relay(t *testing.T) {
 	godot4web.Skip(t)
 	t.Parallel()
@@ -254,12 +254,30 @@ func TestGodot4Relay(t *testing.T) {
 		t.Fatal(err)
 	}
 	go h.Serve(ctx, l)
-	heard := make(chan string, 1)
+	var mu sync.Mutex
+	heard := map[PeerID]string{}
 	var c *Client
-	godotJoined := make(chan PeerID, 1)
+	ready := make(chan struct{})
+	link, err := DialWebSocket(ctx, "ws://"+l.Addr().String(), WebSocketOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err = Join(ctx, link, ClientOptions{}, Node{Path: "Relay", Methods: []Method{{Name: "chat", Mode: AnyPeer, Transfer: Reliable,
+		Handler: func(_ context.Context, from PeerID, text string) error {
+			<-ready
+			mu.Lock()
+			heard[from] = text
+			mu.Unlock()
+			return c.Call(from, "Relay", "chat", "hi from Go")
+		}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	close(ready)
+	defer c.Close()
+	// The first engine's packets are the ones kept in the capture.
 	go func() {
-		// Join once the engine is in, so that it hears of us from ADD_PEER.
-		for len(h.Peers()) == 0 {
+		for len(h.Peers()) < 2 {
 			select {
 			case <-ctx.Done():
 				return
@@ -267,51 +285,53 @@ func TestGodot4Relay(t *testing.T) {
 			}
 		}
 		cap.mu.Lock()
-		cap.only = h.Peers()[0]
+		for _, id := range h.Peers() {
+			if id != c.ID() && cap.only == 0 {
+				cap.only = id
+			}
+		}
 		cap.mu.Unlock()
-		godotJoined <- h.Peers()[0]
 	}()
-	go func() {
-		select {
-		case <-godotJoined:
-		case <-ctx.Done():
-			return
-		}
-		link, err := DialWebSocket(ctx, "ws://"+l.Addr().String(), WebSocketOptions{})
-		if err != nil {
-			t.Error(err)
-			return
-		}
-		c, err = Join(ctx, link, ClientOptions{}, Node{Path: "Relay", Methods: []Method{{Name: "chat", Mode: AnyPeer, Transfer: Reliable,
-			Handler: func(_ context.Context, from PeerID, text string) error {
-				heard <- fmt.Sprintf("%d %s", from, text)
-				return c.Call(from, "Relay", "chat", "hi from Go")
-			}}}})
-		if err != nil {
-			t.Error(err)
-		}
-	}()
-	r := godot4web.Run(t, godot4web.Job{Script: "testdata/relay4.gd", Args: []string{portOf(t, l)}, Timeout: time.Minute})
-	t.Logf("engine output:\n%s", r.Stdout)
+	results := make([]godot4web.Result, 2)
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = godot4web.Run(t, godot4web.Job{Script: "testdata/relay4.gd", Args: []string{portOf(t, l), "2"}, Timeout: time.Minute})
+		}()
+	}
+	wg.Wait()
 	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
-	if r.Code != 0 {
-		t.Fatalf("the client failed (%d):\n%s", r.Code, r.Stderr)
-	}
-	select {
-	case s := <-heard:
-		if !strings.HasSuffix(s, "hi from Godot "+strings.Fields(s)[0]) {
-			t.Errorf("the Go client heard %q", s)
+	var godotIDs []string
+	for i, r := range results {
+		t.Logf("engine %d output:\n%s", i, r.Stdout)
+		if r.Code != 0 {
+			t.Errorf("engine %d failed (%d):\n%s", i, r.Code, r.Stderr)
 		}
-	default:
-		t.Error("the Go client heard nothing")
-	}
-	if c != nil {
 		if !strings.Contains(r.Stdout, fmt.Sprintf("OK said %d hi from Go", c.ID())) {
-			t.Errorf("the engine did not hear the Go client as %d", c.ID())
+			t.Errorf("engine %d did not hear the Go client as %d", i, c.ID())
 		}
-		c.Close()
+		if strings.Count(r.Stdout, "hi from Godot") != 1 {
+			t.Errorf("engine %d did not hear the other engine once", i)
+		}
+		for _, line := range strings.Split(r.Stdout, "\n") {
+			if f := strings.Fields(line); len(f) == 7 && f[3] == "hi" && f[5] == "Godot" {
+				godotIDs = append(godotIDs, f[2]+"="+f[6]) // the sender id as received = as it says
+			}
+		}
 	}
+	for _, pair := range godotIDs {
+		if a, b, _ := strings.Cut(pair, "="); a != b {
+			t.Errorf("an engine heard %s, which says it is %s", a, b)
+		}
+	}
+	mu.Lock()
+	if len(heard) != 2 {
+		t.Errorf("the Go client heard %v", heard)
+	}
+	mu.Unlock()
 	cap.write(t, "godot4.6-relay.txt", "# Packets a Godot 4.6 client (testdata/relay4.gd, web build) sent to the host\n"+
-		"# for another client, captured by: GDVAR_CAPTURE=1 go test -run TestGodot4Relay ./multiplayer\n"+
+		"# for the other clients, captured by: GDVAR_CAPTURE=1 go test -run TestGodot4Relay ./multiplayer\n"+
 		"# hex<TAB>what the host made of the relayed packet\n")
 }
