@@ -1,9 +1,10 @@
 // Package multiplayer speaks Godot's high-level multiplayer protocol: the
 // packets behind rpc(), rpc_id(), @rpc functions, send_bytes and
 // peer_packet, as Godot 4's SceneMultiplayer and Godot 3's MultiplayerAPI
-// (3.2–3.6) exchange them over WebSocketMultiplayerPeer (Godot 4.1 and
-// later: 4.0 framed WebSocket messages as Godot 3 does, which the Godot 4
-// link does not speak). Verified against Godot 4.6 and 3.2.3. A Go
+// (3.2–3.6) exchange them over WebSocketMultiplayerPeer (for Godot 4, the
+// framing of the later releases: an early 4.x WebSocketMultiplayerPeer
+// framed messages as Godot 3 does, which the Godot 4 link does not speak).
+// Verified against Godot 4.6 and 3.2.3. A Go
 // program can be the host (peer 1) that unmodified Godot games join, or a
 // client of a Godot host.
 //
