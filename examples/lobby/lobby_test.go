@@ -43,6 +43,7 @@ func goPlayer(t *testing.T, l *lobby, url string, fam variant.Family, name strin
 	t.Helper()
 	s := &seen{}
 	var c *multiplayer.Client
+	ready := make(chan struct{}) // closed once c is set
 	node := l.node()
 	for i, m := range node.Methods {
 		m.Handler = nil
@@ -51,6 +52,7 @@ func goPlayer(t *testing.T, l *lobby, url string, fam variant.Family, name strin
 			m.Handler = func(_ context.Context, _ multiplayer.PeerID, id int, n string) { s.add(fmt.Sprintf("joined %s", n)) }
 		case "said":
 			m.Handler = func(_ context.Context, _ multiplayer.PeerID, id int, text string) {
+				<-ready
 				s.add("said " + text)
 				if multiplayer.PeerID(id) != c.ID() {
 					c.Call(1, "Lobby", "say", "hello from Go")
@@ -75,6 +77,7 @@ func goPlayer(t *testing.T, l *lobby, url string, fam variant.Family, name strin
 	if err != nil {
 		t.Fatal(err)
 	}
+	close(ready)
 	t.Cleanup(func() { c.Close() })
 	if err := c.Call(1, "Lobby", "join", name); err != nil {
 		t.Fatal(err)
