@@ -108,6 +108,9 @@ func BenchmarkCallEncode(b *testing.B) {
 
 // Dispatching an RPC whose arguments hold no pointers allocates nothing.
 func TestDispatchAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
 	for _, f := range []variant.Family{variant.Godot4, variant.Godot3} {
 		s, err := newSession(f, false, []Node{{Path: "P", Methods: []Method{{Name: "move", Mode: AnyPeer,
 			Handler: func(_ context.Context, from PeerID, pos variant.Vector2, n int, ok bool) {}}}}})
