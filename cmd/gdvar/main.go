@@ -96,6 +96,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"migrate": runMigrate,
 	"inspect": runInspect,
 	"convert": runConvert,
+	"host":    runHost,
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
