@@ -71,8 +71,6 @@ func runHost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // hostMain is gdvar host, until ctx is done.
 func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, hostUsage) }
 	ws := fs.String("ws", "127.0.0.1:9082", "WebSocket address")
 	godot := newGodotFlag()
 	fs.Var(godot, "godot", "engine family: 3 or 4")
@@ -85,7 +83,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	idle := fs.Duration("idle", 0, "idle timeout")
 	maxText := fs.Int("max-text", 300, "cut printed arguments")
 	hexOut := fs.Bool("hex", false, "print packet bytes")
-	if err := fs.Parse(args); err != nil {
+	if err := parseCommandFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, hostUsage)
 			return 0
@@ -93,16 +91,16 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "gdvar host: unexpected argument %q\n", fs.Arg(0))
+		usageError(stderr, "host", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 		return 2
 	}
 	if *maxPeers <= 0 || *maxPacket <= 0 || *maxText < 0 || *idle < 0 {
-		fmt.Fprintln(stderr, "gdvar host: --max-peers, --max-packet must be positive; --max-text, --idle not negative")
+		usageError(stderr, "host", errors.New("--max-peers, --max-packet must be positive; --max-text, --idle not negative"))
 		return 2
 	}
 	addr, err := listenAddr(*ws)
 	if err != nil {
-		fmt.Fprintln(stderr, "gdvar host:", err)
+		usageError(stderr, "host", err)
 		return 2
 	}
 	fam := godot.family()
