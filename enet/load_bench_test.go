@@ -22,8 +22,9 @@ import (
 //   - connect-ms: time to connect all peers, 32 Connect calls at a time;
 //   - B/peer: heap (after GC) held per connected, idle peer, both ends;
 //   - cpu-µs/peer-s: process CPU time (user+sys, getrusage) during the
-//     load, per peer and second of load;
-//   - pkt/s: packets the host received per second of load;
+//     load, per peer and second of load (loadRate packets), so it does not
+//     depend on how long the machine took to send them;
+//   - pkt/s: packets the host received per second of wall time;
 //   - lost-%: packets sent but never received (unreliable packets may be
 //     dropped under load; reliable ones must all arrive).
 //
@@ -212,7 +213,7 @@ func benchLoad(b *testing.B, flags Flags) {
 		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
 	b.ReportMetric(float64(connectTime.Milliseconds()), "connect-ms")
 	b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/loadPeers, "B/peer")
-	b.ReportMetric(float64(cpu/time.Microsecond)/(loadPeers*elapsed.Seconds()), "cpu-µs/peer-s")
+	b.ReportMetric(float64(cpu/time.Microsecond)/float64(loadPeers*b.N), "cpu-µs/peer-s")
 	b.ReportMetric(float64(got)/elapsed.Seconds(), "pkt/s")
 	b.ReportMetric(100*float64(total-got)/float64(total), "lost-%")
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -23,10 +24,14 @@ import (
 //
 // Reported:
 //   - cpu-µs/client-s: process CPU time (user+sys, getrusage) during the
-//     load, per client and second of load;
-//   - B/client: heap (after GC) held per connected, idle client;
-//   - RSS-B/client: resident set growth per connected client;
-//   - rpc/s: RPCs handled by the host per second of load;
+//     load, per client and second of load (loadRate calls), so it does not
+//     depend on how long the machine took to run them;
+//   - rpc/s: RPCs handled by the host per second of wall time, which falls
+//     short of loadClients*loadRate when the machine cannot keep up;
+//   - heap-B/client, stack-B/client: heap (after GC) and goroutine
+//     stacks held per connected, idle client;
+//   - RSS-B/client: resident set growth per connected client, after
+//     free pages are returned to the system;
 //   - p50-µs, p99-µs: time from Client.Call to the host's handler;
 //   - connect-ms: time to connect and join all clients, 32 at a time.
 //
@@ -56,8 +61,10 @@ func BenchmarkLoad(b *testing.B) {
 			}
 		}}}}
 
+	// FreeOSMemory collects and returns free pages, so that the resident
+	// set counts what is live.
 	var before, after runtime.MemStats
-	runtime.GC()
+	debug.FreeOSMemory()
 	runtime.ReadMemStats(&before)
 	rssBefore := rss()
 
@@ -119,7 +126,7 @@ func BenchmarkLoad(b *testing.B) {
 		cleanup()
 		b.Fatalf("%d of %d clients connected", n, loadClients)
 	}
-	runtime.GC()
+	debug.FreeOSMemory()
 	runtime.ReadMemStats(&after)
 	rssAfter := rss()
 
@@ -167,9 +174,9 @@ func BenchmarkLoad(b *testing.B) {
 
 	cpu := time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
 		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
-	clientSeconds := float64(loadClients) * elapsed.Seconds()
-	b.ReportMetric(float64(cpu/time.Microsecond)/clientSeconds, "cpu-µs/client-s")
-	b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/loadClients, "B/client")
+	b.ReportMetric(float64(cpu/time.Microsecond)/float64(loadClients*b.N), "cpu-µs/client-s")
+	b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/loadClients, "heap-B/client")
+	b.ReportMetric((float64(after.StackInuse)-float64(before.StackInuse))/loadClients, "stack-B/client")
 	b.ReportMetric(float64(rssAfter-rssBefore)/loadClients, "RSS-B/client")
 	b.ReportMetric(float64(total)/elapsed.Seconds(), "rpc/s")
 	slices.Sort(lat)
