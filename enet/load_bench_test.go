@@ -76,7 +76,7 @@ func benchLoad(b *testing.B, flags Flags) {
 
 	// The host counts connections and packets; the client hosts' events
 	// are drained.
-	var connected, received atomic.Int64
+	var connected, disconnected, received atomic.Int64
 	wg.Go(func() {
 		for {
 			ev, err := srv.Service(ctx)
@@ -88,6 +88,7 @@ func benchLoad(b *testing.B, flags Flags) {
 				connected.Add(1)
 			case EventDisconnect:
 				connected.Add(-1)
+				disconnected.Add(1)
 			case EventReceive:
 				received.Add(1)
 			}
@@ -144,7 +145,7 @@ func benchLoad(b *testing.B, flags Flags) {
 	connectTime := time.Since(connectStart)
 	if n := connected.Load(); n != loadPeers {
 		cleanup()
-		b.Fatalf("%d of %d peers connected", n, loadPeers)
+		b.Fatalf("%d of %d peers connected (%d disconnects)", n, loadPeers, disconnected.Load())
 	}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
@@ -206,7 +207,7 @@ func benchLoad(b *testing.B, flags Flags) {
 		b.Fatalf("sending: %v", err)
 	}
 	if flags&Reliable != 0 && got != total {
-		b.Fatalf("%d of %d reliable packets arrived", got, total)
+		b.Fatalf("%d of %d reliable packets arrived (%d peers dropped)", got, total, disconnected.Load())
 	}
 
 	cpu := time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
