@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/gdvar/gdvar/internal/fastlz"
 	"github.com/gdvar/gdvar/internal/filefixture"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -71,11 +72,11 @@ func FuzzFastLZ(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte, limit int) {
 		limit = min(max(limit, 0), 1<<16)
 		// After data of an earlier block, which no match may reach.
-		if out, err := fastlzDecompress([]byte("earlier"), in, limit, limit); err == nil && len(out)-7 > limit || string(out[:7]) != "earlier" {
+		if out, err := fastlz.Decompress([]byte("earlier"), in, limit, limit); err == nil && len(out)-7 > limit || string(out[:7]) != "earlier" {
 			t.Fatalf("%d bytes out, limit %d", len(out)-7, limit)
 		}
-		packed := fastlzCompress(nil, in)
-		back, err := fastlzDecompress(nil, packed, len(in), len(in))
+		packed := fastlz.Compress(nil, in)
+		back, err := fastlz.Decompress(nil, packed, len(in), len(in))
 		if len(in) > 0 && (err != nil || !bytes.Equal(back, in)) {
 			t.Fatalf("round trip of %d bytes: %v", len(in), err)
 		}
