@@ -2,10 +2,13 @@ package multiplayer
 
 import (
 	"context"
+	"net"
+	"strconv"
 	"testing"
 	"time"
 
 	"github.com/gdvar/gdvar/enet/godotcompress"
+	"github.com/gdvar/gdvar/internal/enginetest"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -66,4 +69,43 @@ func TestENetLoopback(t *testing.T) {
 			})
 		}
 	}
+}
+
+func listenENet3(mode godotcompress.Mode) func(context.Context) (Listener, error) {
+	return func(ctx context.Context) (Listener, error) {
+		return ListenENet(ctx, "127.0.0.1:0", ENetOptions{Godot: variant.Godot3, Compression: mode})
+	}
+}
+
+// A real Godot 3.2.3 client joins the Go host with NetworkedMultiplayerENet
+// (Zstandard compression), is admitted with the id it chose, calls RPCs
+// into Go handlers and receives the host's RPC and bytes.
+func TestGodot3ENetClient(t *testing.T) {
+	enginetest.Godot3(t)
+	t.Parallel()
+	testGodot3Client(t, listenENet3(godotcompress.Zstd), "", "enet", strconv.Itoa(int(godotcompress.Zstd)))
+}
+
+// Two Godot 3.2.3 clients talk through the Go host over ENet (FastLZ
+// compression): the host's add-peer notices, then RPCs it relays.
+func TestGodot3ENetRelay(t *testing.T) {
+	enginetest.Godot3(t)
+	t.Parallel()
+	testGodot3Relay(t, listenENet3(godotcompress.FastLZ), "enet", strconv.Itoa(int(godotcompress.FastLZ)))
+}
+
+// The Go client joins a real Godot 3.2.3 host (NetworkedMultiplayerENet
+// create_server) and exchanges RPCs and bytes.
+func TestGodot3ENetHost(t *testing.T) {
+	enginetest.Godot3(t)
+	t.Parallel()
+	c, err := net.ListenPacket("udp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(c.LocalAddr().(*net.UDPAddr).Port)
+	c.Close()
+	testGodot3Host(t, port, func(ctx context.Context) (Link, error) {
+		return DialENet(ctx, "127.0.0.1:"+port, ENetOptions{Godot: variant.Godot3})
+	}, "", "enet", "0")
 }
