@@ -41,6 +41,7 @@ type ENetOptions struct {
 	Compression godotcompress.Mode
 	// ENet holds the settings of the ENet host: PeerLimit (the engine's
 	// max_clients, default 32), bandwidth, MTU, timeouts and budgets. Its
+	// MaxPacketSize defaults to DefaultENetMaxPacketSize here. Its
 	// Compression and Compressor are set from Compression.
 	ENet enet.Config
 	// Channels is the number of channels a dialled link asks for; 0 means
@@ -52,8 +53,17 @@ type ENetOptions struct {
 	MaxQueuedBytes int
 }
 
+// DefaultENetMaxPacketSize is the default largest ENet packet of a link:
+// 1 MiB and Godot 3's 8-byte header. The engine accepts up to ENet's 32
+// MiB; raise ENetOptions.ENet.MaxPacketSize (and MaxQueuedBytes) for games
+// that send more in one packet.
+const DefaultENetMaxPacketSize = 1<<20 + 8
+
 func (o ENetOptions) config() (*enet.Config, error) {
 	cfg := o.ENet
+	if cfg.MaxPacketSize == 0 {
+		cfg.MaxPacketSize = DefaultENetMaxPacketSize
+	}
 	if err := godotcompress.Configure(&cfg, o.Compression); err != nil {
 		return nil, err
 	}
