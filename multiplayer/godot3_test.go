@@ -107,7 +107,7 @@ func testGodot3Client(t *testing.T, listen func(context.Context) (Listener, erro
 	}()
 	out := enginetest.RunGodot3(t, "testdata/client3.gd", append([]string{portOf(t, l)}, extra...)...)
 	t.Logf("engine output:\n%s", out)
-	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	t.Logf("packets: %s", cap.summary())
 	if !strings.Contains(out, "DONE") {
 		t.Fatal("the client did not finish")
 	}
@@ -257,7 +257,7 @@ func testGodot3Relay(t *testing.T, listen func(context.Context) (Listener, error
 	a := enginetest.StartGodot3(t, "testdata/relay3.gd", append([]string{portOf(t, l), "ann"}, extra...)...)
 	b := enginetest.StartGodot3(t, "testdata/relay3.gd", append([]string{portOf(t, l), "bob"}, extra...)...)
 	outA, outB := a.Wait(), b.Wait()
-	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	t.Logf("packets: %s", cap.summary())
 	if !strings.Contains(outA, "hi from bob") || !strings.Contains(outB, "hi from ann") {
 		t.Errorf("ann:\n%s\nbob:\n%s", outA, outB)
 	}
