@@ -80,7 +80,6 @@ type enetLink struct {
 	buf    []byte
 	host   *enet.Host    // client side: the host the link owns
 	stop   func()        // client side: ends the service loop
-	forget func()        // host side: tells the listener the link is closed
 	done   chan struct{} // client side: the service loop has ended
 
 	mu     sync.Mutex
