@@ -81,8 +81,6 @@ func runHost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // hostMain is gdvar host, until ctx is done.
 func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, hostUsage) }
 	ws := fs.String("ws", "127.0.0.1:9082", "WebSocket address")
 	enetAddr := fs.String("enet", "", "ENet (UDP) address")
 	compress := fs.String("compress", "none", "ENet compression mode")
@@ -97,7 +95,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	idle := fs.Duration("idle", 0, "idle timeout")
 	maxText := fs.Int("max-text", 300, "cut printed arguments")
 	hexOut := fs.Bool("hex", false, "print packet bytes")
-	if err := fs.Parse(args); err != nil {
+	if err := parseCommandFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, hostUsage)
 			return 0
