@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -130,6 +131,13 @@ func testGodot3Client(t *testing.T, listen func(context.Context) (Listener, erro
 	}
 	if !strings.Contains(out, "OK bytes from 1 [3, 2, 1]") || !strings.Contains(out, `"hi from Go", Vector2( 3, 4 )`) {
 		t.Errorf("client output lacks the host's RPC or bytes")
+	}
+	// The host knows the client by the id the client knows itself by.
+	var id int
+	if i := strings.Index(out, "OK connected id="); i < 0 {
+		t.Errorf("client did not print its id")
+	} else if _, err := fmt.Sscanf(out[i:], "OK connected id=%d", &id); err != nil || !strings.Contains(out, fmt.Sprintf("OK welcome [ %d, ", id)) {
+		t.Errorf("the host called the client by another id than its own (%d)", id)
 	}
 	if captureFile == "" {
 		return
