@@ -49,7 +49,8 @@
 // Godot 3 adds an 8-byte header to every packet (AppendGodot3Packet,
 // ParseGodot3Packet, Godot3Notice). Compression is set with
 // Config.Compression (none, ENet's range coder, Godot's zlib) or
-// Config.Compressor (for Godot's FastLZ and Zstandard modes).
+// Config.Compressor (for Godot's FastLZ and Zstandard modes, which package
+// enet/godotcompress provides).
 //
 // # Budgets
 //

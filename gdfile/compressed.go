@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+	"github.com/gdvar/gdvar/internal/fastlz"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -65,7 +66,7 @@ func decompress(data []byte, o *Options) ([]byte, Container, error) {
 				" bytes, the file has "+strconv.Itoa(len(data)-compressedHeader)+" after the header")
 	}
 	dec := newDecompressor(c.Compression, min(max(min(int64(bs), int64(total)), minZstdWindow), maxZstdWindow))
-	dec.most = int(total) + lzMinInput
+	dec.most = int(total) + fastlz.MinInput
 	defer dec.close()
 
 	out := make([]byte, 0, min(int(total), 8*len(data)))
@@ -115,11 +116,11 @@ func (d *decompressor) block(dst, src []byte, want int) ([]byte, error) {
 		// The engine compresses short blocks padded to 16 bytes and keeps
 		// the first want bytes of what comes out.
 		start := len(dst)
-		out, err := fastlzDecompress(dst, src, max(want, lzMinInput), d.most)
+		out, err := fastlz.Decompress(dst, src, max(want, fastlz.MinInput), d.most)
 		if err != nil {
 			return dst, err
 		}
-		if n := len(out) - start; n < want || want >= lzMinInput && n != want {
+		if n := len(out) - start; n < want || want >= fastlz.MinInput && n != want {
 			return dst, errors.New("decompresses to " + strconv.Itoa(n) + " bytes, expected " + strconv.Itoa(want))
 		}
 		return out[:start+want], nil
@@ -202,12 +203,7 @@ func compress(data []byte, c Container) ([]byte, error) {
 	switch c.Compression {
 	case FastLZ:
 		comp = func(dst, src []byte) ([]byte, error) {
-			if len(src) < lzMinInput {
-				var pad [lzMinInput]byte
-				copy(pad[:], src)
-				src = pad[:]
-			}
-			return fastlzCompress(dst, src), nil
+			return fastlz.CompressBlock(dst, src), nil
 		}
 	case Deflate:
 		comp = func(dst, src []byte) ([]byte, error) {
@@ -254,4 +250,16 @@ func compress(data []byte, c Container) ([]byte, error) {
 		binary.LittleEndian.PutUint32(out[compressedHeader+4*i:], uint32(len(out)-start))
 	}
 	return append(out, magicCompressed...), nil
+}
+
+// grow returns dst with room for n more bytes: twice its capacity, as
+// append grows it, but no more than most (unless n needs more).
+func grow(dst []byte, n, most int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	c := max(min(max(2*cap(dst), 4096), most), len(dst)+n)
+	b := make([]byte, len(dst), c)
+	copy(b, dst)
+	return b
 }

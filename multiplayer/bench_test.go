@@ -147,6 +147,24 @@ func TestDispatchAllocs(t *testing.T) {
 // BenchmarkLoopback: RPCs from 32 Go clients to a host over loopback
 // WebSocket, end to end (encode, send, receive, parse, dispatch).
 func BenchmarkLoopback(b *testing.B) {
+	benchLoopback(b, func(ctx context.Context) (Listener, error) {
+		return ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{})
+	}, func(ctx context.Context, l Listener) (Link, error) {
+		return DialWebSocket(ctx, "ws://"+l.Addr().String(), WebSocketOptions{})
+	})
+}
+
+// BenchmarkLoopbackENet is BenchmarkLoopback over ENet (Godot 4's dialect,
+// reliable), each client on its own UDP socket.
+func BenchmarkLoopbackENet(b *testing.B) {
+	benchLoopback(b, func(ctx context.Context) (Listener, error) {
+		return ListenENet(ctx, "127.0.0.1:0", ENetOptions{})
+	}, func(ctx context.Context, l Listener) (Link, error) {
+		return DialENet(ctx, l.Addr().String(), ENetOptions{})
+	})
+}
+
+func benchLoopback(b *testing.B, listen func(context.Context) (Listener, error), dial func(context.Context, Listener) (Link, error)) {
 	const clients = 32
 	var got atomic.Int64
 	done := make(chan struct{})
@@ -164,14 +182,14 @@ func BenchmarkLoopback(b *testing.B) {
 	defer h.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{})
+	l, err := listen(ctx)
 	if err != nil {
 		b.Fatal(err)
 	}
 	go h.Serve(ctx, l)
 	cs := make([]*Client, clients)
 	for i := range cs {
-		link, err := DialWebSocket(ctx, "ws://"+l.Addr().String(), WebSocketOptions{})
+		link, err := dial(ctx, l)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -129,6 +129,12 @@ func (c *Client) handshake() (PeerID, error) {
 			return 0, fmt.Errorf("%w: %v", ErrHandshake, err)
 		}
 		if c.f == variant.Godot4 {
+			if f.Kind == FrameAssignID { // a transport where the client chose its id (ENet)
+				if f.Peer < 2 {
+					return 0, fmt.Errorf("%w: id %d", ErrHandshake, f.Peer)
+				}
+				return f.Peer, nil
+			}
 			if len(f.Data) != 4 {
 				return 0, fmt.Errorf("%w: the first message has %d bytes, not the 4 of a peer id", ErrHandshake, len(f.Data))
 			}

@@ -3,8 +3,10 @@
 // peer_packet, as Godot 4's SceneMultiplayer and Godot 3's MultiplayerAPI
 // (3.2–3.6) exchange them over WebSocketMultiplayerPeer (for Godot 4, the
 // framing of the later releases: an early 4.x WebSocketMultiplayerPeer
-// framed messages as Godot 3 does, which the Godot 4 link does not speak).
-// Verified against Godot 4.6 and 3.2.3. A Go
+// framed messages as Godot 3 does, which the Godot 4 link does not speak)
+// and over ENet (NetworkedMultiplayerENet, ENetMultiplayerPeer).
+// Verified against Godot 4.6 and 3.2.3 (ENet: 3.2.3; the Godot 4 ENet
+// dialect is built from the engine's source). A Go
 // program can be the host (peer 1) that unmodified Godot games join, or a
 // client of a Godot host.
 //
@@ -16,8 +18,10 @@
 //     encodings (Godot 4's compressed one, Godot 3's plain Variants).
 //   - transports: a Link carries Frames between a host and one client.
 //     ListenWebSocket and DialWebSocket provide WebSocketMultiplayerPeer's
-//     framing for both families; another transport (ENet, WebRTC) only
-//     needs to implement Link and Listener.
+//     framing for both families, ListenENet and DialENet the engine's ENet
+//     peers (package enet, with Godot's compression modes from
+//     enet/godotcompress); another transport (WebRTC) only needs to
+//     implement Link and Listener. One Host may serve several listeners.
 //   - sessions: Host accepts clients, assigns ids, relays between them as
 //     the engine's server_relay does, authenticates them (AuthFunc in place
 //     of auth_callback) and dispatches their RPCs to Go handlers; Client

@@ -6,6 +6,7 @@ import (
 	"log"
 	"time"
 
+	"github.com/gdvar/gdvar/enet/godotcompress"
 	"github.com/gdvar/gdvar/multiplayer"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -98,4 +99,43 @@ func hit(damage: int) -> void:
 	// Output:
 	// move any_peer unreliable_ordered false
 	// hit authority reliable true
+}
+
+// A Godot 3 host over ENet, as NetworkedMultiplayerENet.create_server
+// with compression_mode COMPRESS_ZSTD: Godot 3 games join it with
+// create_client; here a Go client does.
+func ExampleListenENet() {
+	chat := multiplayer.Node{Path: "Chat", Methods: []multiplayer.Method{{
+		Name: "say", Mode: multiplayer.AnyPeer, Transfer: multiplayer.Reliable,
+	}}}
+	said := make(chan string, 1)
+	chat.Methods[0].Handler = func(_ context.Context, from multiplayer.PeerID, text string) { said <- text }
+	host, err := multiplayer.NewHost(multiplayer.HostOptions{Godot: variant.Godot3}, chat)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer host.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	o := multiplayer.ENetOptions{Godot: variant.Godot3, Compression: godotcompress.Zstd}
+	l, err := multiplayer.ListenENet(ctx, "127.0.0.1:0", o)
+	if err != nil {
+		log.Fatal(err)
+	}
+	go host.Serve(ctx, l)
+
+	link, err := multiplayer.DialENet(ctx, l.Addr().String(), o)
+	if err != nil {
+		log.Fatal(err)
+	}
+	client, err := multiplayer.Join(ctx, link, multiplayer.ClientOptions{Godot: variant.Godot3}, chat)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer client.Close()
+	if err := client.Call(multiplayer.HostID, "Chat", "say", "hello over ENet"); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(<-said)
+	// Output: hello over ENet
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"net"
 	"strconv"
 	"strings"
@@ -32,6 +33,15 @@ func lobby3Node(hello, blob, ping any) Node {
 // packets.
 func TestGodot3Client(t *testing.T) {
 	enginetest.Godot3(t)
+	testGodot3Client(t, func(ctx context.Context) (Listener, error) {
+		return ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3})
+	}, "godot3.2.3-client.txt")
+}
+
+// testGodot3Client is TestGodot3Client over the listener listen makes;
+// the engine's client gets the extra arguments (its transport). The
+// packets are written to captureFile, when set and asked for.
+func testGodot3Client(t *testing.T, listen func(context.Context) (Listener, error), captureFile string, extra ...string) {
 	var (
 		mu      sync.Mutex
 		args    []any
@@ -82,7 +92,7 @@ func TestGodot3Client(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3})
+	l, err := listen(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +106,9 @@ func TestGodot3Client(t *testing.T) {
 		case <-ctx.Done():
 		}
 	}()
-	out := enginetest.RunGodot3(t, "testdata/client3.gd", portOf(t, l))
+	out := enginetest.RunGodot3(t, "testdata/client3.gd", append([]string{portOf(t, l)}, extra...)...)
 	t.Logf("engine output:\n%s", out)
-	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	t.Logf("packets: %s", cap.summary())
 	if !strings.Contains(out, "DONE") {
 		t.Fatal("the client did not finish")
 	}
@@ -122,7 +132,17 @@ func TestGodot3Client(t *testing.T) {
 	if !strings.Contains(out, "OK bytes from 1 [3, 2, 1]") || !strings.Contains(out, `"hi from Go", Vector2( 3, 4 )`) {
 		t.Errorf("client output lacks the host's RPC or bytes")
 	}
-	cap.write(t, "godot3.2.3-client.txt", "# Packets a Godot 3.2.3 client (testdata/client3.gd) sent to the host,\n"+
+	// The host knows the client by the id the client knows itself by.
+	var id int
+	if i := strings.Index(out, "OK connected id="); i < 0 {
+		t.Errorf("client did not print its id")
+	} else if _, err := fmt.Sscanf(out[i:], "OK connected id=%d", &id); err != nil || !strings.Contains(out, fmt.Sprintf("OK welcome [ %d, ", id)) {
+		t.Errorf("the host called the client by another id than its own (%d)", id)
+	}
+	if captureFile == "" {
+		return
+	}
+	cap.write(t, captureFile, "# Packets a Godot 3.2.3 client (testdata/client3.gd) sent to the host,\n"+
 		"# captured by: GDVAR_CAPTURE=1 go test -run TestGodot3Client ./multiplayer\n"+
 		"# hex<TAB>what the host made of it\n")
 }
@@ -138,7 +158,15 @@ func TestGodot3Host(t *testing.T) {
 	}
 	port := strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
 	l.Close()
-	p := enginetest.StartGodot3(t, "testdata/host3.gd", port)
+	testGodot3Host(t, port, func(ctx context.Context) (Link, error) {
+		return DialWebSocket(ctx, "ws://127.0.0.1:"+port, WebSocketOptions{Godot: variant.Godot3})
+	}, "godot3.2.3-host.txt")
+}
+
+// testGodot3Host is TestGodot3Host with the engine's host on port, joined
+// with the link dial makes; the engine gets the extra arguments.
+func testGodot3Host(t *testing.T, port string, dial func(context.Context) (Link, error), captureFile string, extra ...string) {
+	p := enginetest.StartGodot3(t, "testdata/host3.gd", append([]string{port}, extra...)...)
 	p.WaitLine("LISTENING", 30*time.Second)
 
 	welcome := make(chan []any, 1)
@@ -154,7 +182,7 @@ func TestGodot3Host(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	link, err := DialWebSocket(ctx, "ws://127.0.0.1:"+port, WebSocketOptions{Godot: variant.Godot3})
+	link, err := dial(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +229,10 @@ func TestGodot3Host(t *testing.T) {
 		!strings.Contains(out, "OK bytes from "+strconv.Itoa(int(c.ID()))+" [5, 6]") {
 		t.Errorf("the host did not see the call or the bytes as sent")
 	}
-	cap.write(t, "godot3.2.3-host.txt", "# Packets a Godot 3.2.3 host (testdata/host3.gd) sent to a Go client,\n"+
+	if captureFile == "" {
+		return
+	}
+	cap.write(t, captureFile, "# Packets a Godot 3.2.3 host (testdata/host3.gd) sent to a Go client,\n"+
 		"# captured by: GDVAR_CAPTURE=1 go test -run TestGodot3Host ./multiplayer\n"+
 		"# hex<TAB>what the client made of it\n")
 }
@@ -210,6 +241,14 @@ func TestGodot3Host(t *testing.T) {
 // other from the host's SYS_ADD and calls it, the host relaying.
 func TestGodot3Relay(t *testing.T) {
 	enginetest.Godot3(t)
+	testGodot3Relay(t, func(ctx context.Context) (Listener, error) {
+		return ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3})
+	})
+}
+
+// testGodot3Relay is TestGodot3Relay over the listener listen makes; the
+// engine's clients get the extra arguments.
+func testGodot3Relay(t *testing.T, listen func(context.Context) (Listener, error), extra ...string) {
 	var cap capture
 	h, err := NewHost(HostOptions{Godot: variant.Godot3, Observe: cap.observe})
 	if err != nil {
@@ -218,15 +257,15 @@ func TestGodot3Relay(t *testing.T) {
 	defer h.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3})
+	l, err := listen(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
 	go h.Serve(ctx, l)
-	a := enginetest.StartGodot3(t, "testdata/relay3.gd", portOf(t, l), "ann")
-	b := enginetest.StartGodot3(t, "testdata/relay3.gd", portOf(t, l), "bob")
+	a := enginetest.StartGodot3(t, "testdata/relay3.gd", append([]string{portOf(t, l), "ann"}, extra...)...)
+	b := enginetest.StartGodot3(t, "testdata/relay3.gd", append([]string{portOf(t, l), "bob"}, extra...)...)
 	outA, outB := a.Wait(), b.Wait()
-	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	t.Logf("packets: %s", cap.summary())
 	if !strings.Contains(outA, "hi from bob") || !strings.Contains(outB, "hi from ann") {
 		t.Errorf("ann:\n%s\nbob:\n%s", outA, outB)
 	}

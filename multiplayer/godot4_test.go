@@ -77,6 +77,13 @@ func (c *capture) observe(e *Event) {
 	c.from = append(c.from, e.From)
 }
 
+// summary lists the packets seen so far.
+func (c *capture) summary() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return strings.Join(c.lines, " | ")
+}
+
 // write saves the captured packets as a golden file when GDVAR_CAPTURE is
 // set: GDVAR_CAPTURE=1 go test -run TestGodot4Client ./multiplayer
 func (c *capture) write(t *testing.T, name, header string) {
@@ -220,7 +227,7 @@ func TestGodot4Client(t *testing.T) {
 	if !strings.Contains(r.Stdout, "OK bytes from 1 [3, 2, 1]") || !strings.Contains(r.Stdout, `"hi from Go", Vector2(3, 4)`) {
 		t.Errorf("client output lacks the host's RPC or bytes")
 	}
-	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	t.Logf("packets: %s", cap.summary())
 	cap.write(t, "godot4.6-client.txt", "# Packets a Godot 4.6 client (testdata/client4.gd, web build) sent to the host,\n"+
 		"# captured by: GDVAR_CAPTURE=1 go test -run TestGodot4Client ./multiplayer\n"+
 		"# hex<TAB>what the host made of it\n")
@@ -302,7 +309,7 @@ func TestGodot4Relay(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	t.Logf("packets: %s", strings.Join(cap.lines, " | "))
+	t.Logf("packets: %s", cap.summary())
 	var godotIDs []string
 	for i, r := range results {
 		t.Logf("engine %d output:\n%s", i, r.Stdout)

@@ -304,6 +304,15 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		}
 	}
 	id := h.newIDLocked()
+	if cl, ok := link.(ClientIDLink); ok {
+		// The client chose its id (ENet): the engine's server refuses one
+		// below 2 or taken.
+		id = cl.ClientID()
+		if _, taken := h.peers[id]; taken || id < 2 {
+			h.log.Warn("multiplayer: refusing a client: its id is taken or reserved", "addr", addrOf(link), "peer", id)
+			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
+		}
+	}
 	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
 	h.peers[id] = p
 	h.order = append(h.order, id)
@@ -640,7 +649,9 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 	return nil
 }
 
-// receive3 is Godot 3's WebSocketMultiplayerPeer server side plus
+// receive3 is the server side of Godot 3's WebSocketMultiplayerPeer and
+// NetworkedMultiplayerENet (which relay alike: the sender must be the
+// peer, the packet goes on with its channel and mode) plus
 // MultiplayerAPI::_process_packet for one message.
 func (h *Host) receive3(p *hostPeer, f Frame) error {
 	e := &Event{From: p.id, To: f.To, Data: f.Data}
@@ -660,11 +671,11 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 				h.peerError(p, e, fmt.Errorf("%w: relay to %d", ErrUnknownPeer, f.To))
 				return nil
 			}
-			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data})
+			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
 		default:
 			for _, oid := range h.order {
 				if oid != p.id && oid != -f.To {
-					h.frameLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data})
+					h.frameLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
 				}
 			}
 		}

@@ -103,69 +103,86 @@ func join(t *testing.T, url string, o ClientOptions, nodes ...Node) *Client {
 func TestLoopback(t *testing.T) {
 	for _, fam := range []variant.Family{variant.Godot4, variant.Godot3} {
 		t.Run(fam.String(), func(t *testing.T) {
-			hostLog, aLog, bLog := newChatLog(), newChatLog(), newChatLog()
-			h, url := startHost(t, HostOptions{Godot: fam, OnBytes: func(from PeerID, data []byte) {
-				hostLog.add(fmt.Sprintf("bytes %d %x", from, data))
-			}}, chatNode(hostLog))
-			a := join(t, url, ClientOptions{Godot: fam, OnBytes: func(from PeerID, data []byte) {
-				aLog.add(fmt.Sprintf("bytes %d %x", from, data))
-			}}, chatNode(aLog))
-			b := join(t, url, ClientOptions{Godot: fam, OnPeer: func(id PeerID, joined bool) {
-				bLog.add(fmt.Sprintf("peer %d %v", id, joined))
-			}}, chatNode(bLog))
-			if err := a.Call(HostID, "Chat", "say", "hello host", 7); err != nil {
-				t.Fatal(err)
-			}
-			hostLog.wait(t, fmt.Sprintf("say %d hello host %d", a.ID(), 7))
-			if err := a.Call(HostID, "Chat", "say", "again", 1<<40); err != nil {
-				t.Fatal(err)
-			}
-			hostLog.wait(t, fmt.Sprintf("say %d again %d", a.ID(), 1<<40))
-			// Host → every client.
-			if err := h.Call(Broadcast, "Chat", "announce", "welcome"); err != nil {
-				t.Fatal(err)
-			}
-			aLog.wait(t, "announce 1 welcome")
-			bLog.wait(t, "announce 1 welcome")
-			// Client → client through the relay.
-			for b.ID() != 0 && len(a.Peers()) < 2 {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if err := a.Call(b.ID(), "Chat", "say", "hi b", 2); err != nil {
-				t.Fatal(err)
-			}
-			bLog.wait(t, fmt.Sprintf("say %d hi b %d", a.ID(), 2))
-			// An authority RPC from a client is refused by the other client.
-			if err := a.Call(b.ID(), "Chat", "announce", "forged"); err != nil {
-				t.Fatal(err)
-			}
-			if err := a.Call(b.ID(), "Chat", "say", "after", 3); err != nil {
-				t.Fatal(err)
-			}
-			bLog.wait(t, fmt.Sprintf("say %d after %d", a.ID(), 3))
-			bLog.mu.Lock()
-			for _, g := range bLog.got {
-				if g == fmt.Sprintf("announce %d forged", a.ID()) {
-					t.Error("a client ran an authority RPC sent by another client")
-				}
-			}
-			bLog.mu.Unlock()
-			// Raw bytes: broadcast from b reaches the host and a.
-			if err := b.SendBytes(Broadcast, []byte{1, 2}, Reliable, 0); err != nil {
-				t.Fatal(err)
-			}
-			hostLog.wait(t, fmt.Sprintf("bytes %d 0102", b.ID()))
-			aLog.wait(t, fmt.Sprintf("bytes %d 0102", b.ID()))
-			if err := h.SendBytes(a.ID(), []byte{9}, Reliable, 0); err != nil {
-				t.Fatal(err)
-			}
-			aLog.wait(t, "bytes 1 09")
-			// a leaves: b is told.
-			aID := a.ID()
-			a.Close()
-			bLog.wait(t, fmt.Sprintf("peer %d false", aID))
+			var url string
+			testLoopback(t, fam, func(o HostOptions, nodes ...Node) *Host {
+				var h *Host
+				h, url = startHost(t, o, nodes...)
+				return h
+			}, func(o ClientOptions, nodes ...Node) *Client {
+				return join(t, url, o, nodes...)
+			})
 		})
 	}
+}
+
+// testLoopback is TestLoopback's exchange over a transport: start starts
+// the host, join joins it.
+func testLoopback(t *testing.T, fam variant.Family, start func(HostOptions, ...Node) *Host, join func(ClientOptions, ...Node) *Client) {
+	hostLog, aLog, bLog := newChatLog(), newChatLog(), newChatLog()
+	h := start(HostOptions{Godot: fam, OnBytes: func(from PeerID, data []byte) {
+		hostLog.add(fmt.Sprintf("bytes %d %x", from, data))
+	}}, chatNode(hostLog))
+	a := join(ClientOptions{Godot: fam, OnBytes: func(from PeerID, data []byte) {
+		aLog.add(fmt.Sprintf("bytes %d %x", from, data))
+	}}, chatNode(aLog))
+	b := join(ClientOptions{Godot: fam, OnPeer: func(id PeerID, joined bool) {
+		bLog.add(fmt.Sprintf("peer %d %v", id, joined))
+	}}, chatNode(bLog))
+	if err := a.Call(HostID, "Chat", "say", "hello host", 7); err != nil {
+		t.Fatal(err)
+	}
+	hostLog.wait(t, fmt.Sprintf("say %d hello host %d", a.ID(), 7))
+	if err := a.Call(HostID, "Chat", "say", "again", 1<<40); err != nil {
+		t.Fatal(err)
+	}
+	hostLog.wait(t, fmt.Sprintf("say %d again %d", a.ID(), 1<<40))
+	// Host → every client, once the host has admitted both (over ENet a
+	// client is connected before the host has taken its link).
+	for deadline := time.Now().Add(5 * time.Second); len(h.Peers()) < 2 && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := h.Call(Broadcast, "Chat", "announce", "welcome"); err != nil {
+		t.Fatal(err)
+	}
+	aLog.wait(t, "announce 1 welcome")
+	bLog.wait(t, "announce 1 welcome")
+	// Client → client through the relay.
+	for b.ID() != 0 && len(a.Peers()) < 2 {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := a.Call(b.ID(), "Chat", "say", "hi b", 2); err != nil {
+		t.Fatal(err)
+	}
+	bLog.wait(t, fmt.Sprintf("say %d hi b %d", a.ID(), 2))
+	// An authority RPC from a client is refused by the other client.
+	if err := a.Call(b.ID(), "Chat", "announce", "forged"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Call(b.ID(), "Chat", "say", "after", 3); err != nil {
+		t.Fatal(err)
+	}
+	bLog.wait(t, fmt.Sprintf("say %d after %d", a.ID(), 3))
+	bLog.mu.Lock()
+	for _, g := range bLog.got {
+		if g == fmt.Sprintf("announce %d forged", a.ID()) {
+			t.Error("a client ran an authority RPC sent by another client")
+		}
+	}
+	bLog.mu.Unlock()
+	// Raw bytes: broadcast from b reaches the host and a.
+	if err := b.SendBytes(Broadcast, []byte{1, 2}, Reliable, 0); err != nil {
+		t.Fatal(err)
+	}
+	hostLog.wait(t, fmt.Sprintf("bytes %d 0102", b.ID()))
+	aLog.wait(t, fmt.Sprintf("bytes %d 0102", b.ID()))
+	if err := h.SendBytes(a.ID(), []byte{9}, Reliable, 0); err != nil {
+		t.Fatal(err)
+	}
+	aLog.wait(t, "bytes 1 09")
+	// a leaves: b is told.
+	aID := a.ID()
+	a.Close()
+	bLog.wait(t, fmt.Sprintf("peer %d false", aID))
 }
 
 // Godot 4 authentication: a client that authenticates is admitted; one

@@ -60,7 +60,7 @@ type Frame struct {
 }
 
 // Link is one connection between a host and one client, as a transport
-// carries it: WebSocket here; ENet or WebRTC can provide their own. A Link
+// carries it: WebSocket and ENet here; WebRTC can provide its own. A Link
 // supports one reader and one writer at a time.
 type Link interface {
 	// ReadFrame waits for the next frame.
@@ -71,6 +71,14 @@ type Link interface {
 	Close() error
 	// RemoteAddr is the other side's address.
 	RemoteAddr() net.Addr
+}
+
+// ClientIDLink is a Link whose client chose its own id, as Godot's ENet
+// clients do (the id travels with the connection). A Host admits such a
+// client with that id, and refuses it when the id is below 2 or taken.
+type ClientIDLink interface {
+	Link
+	ClientID() PeerID
 }
 
 // Listener accepts the Links of clients joining a host.

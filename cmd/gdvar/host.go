@@ -15,17 +15,20 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gdvar/gdvar/enet"
+	"github.com/gdvar/gdvar/enet/godotcompress"
 	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/multiplayer"
 	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
 
-const hostUsage = `Usage: gdvar host [--ws ADDR] [--godot 3|4] [--project DIR] [--rpc NODEPATH:METHOD,…]… [flags]
+const hostUsage = `Usage: gdvar host [--ws ADDR] [--enet ADDR] [--godot 3|4] [--project DIR] [--rpc NODEPATH:METHOD,…]… [flags]
 
 A multiplayer host (peer id 1) that Godot games join with
 WebSocketMultiplayerPeer (Godot 4: create_client; Godot 3: WebSocketClient
-as the network_peer). It relays between clients as the engine's server does
+as the network_peer) or over ENet (Godot 4: ENetMultiplayerPeer; Godot 3:
+NetworkedMultiplayerENet; create_client). It relays between clients as the engine's server does
 (server_relay), so several games can play through it, and prints every packet
 it sees, one line each:
 
@@ -41,8 +44,14 @@ the host itself are checked against the declared modes and then dropped
 reported on standard error. Ctrl-C (SIGINT) or SIGTERM stops.
 
 Flags:
-  --ws ADDR          listen for WebSocket clients (default 127.0.0.1:9082;
-                     PORT or :PORT mean 127.0.0.1, 0.0.0.0:PORT every interface)
+  --ws ADDR          listen for WebSocket clients (default 127.0.0.1:9082
+                     unless only --enet is given; PORT or :PORT mean
+                     127.0.0.1, 0.0.0.0:PORT every interface)
+  --enet ADDR        listen for ENet clients on UDP ADDR (as --ws); with
+                     --ws too, both kinds of clients share the host
+  --compress MODE    ENet compression, as the games' compression_mode
+                     (Godot 3) or ENetConnection.compress (Godot 4): none,
+                     rangecoder, fastlz, zlib or zstd (default none)
   --godot 3|4        engine family of the games (default 4)
   --project DIR      read RPC declarations from the Godot project in DIR
   --rpc SPEC         declare a node's RPC methods: NODEPATH:METHOD,METHOD,…
@@ -59,6 +68,7 @@ Examples:
   gdvar host
   gdvar host --ws 0.0.0.0:9082 --project ~/games/mygame
   gdvar host --godot 3 --ws 9082
+  gdvar host --godot 3 --enet 0.0.0.0:7777 --compress zstd
   gdvar host --rpc Lobby:hello,welcome --rpc Main/Player:move
 `
 
@@ -72,6 +82,8 @@ func runHost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	ws := fs.String("ws", "127.0.0.1:9082", "WebSocket address")
+	enetAddr := fs.String("enet", "", "ENet (UDP) address")
+	compress := fs.String("compress", "none", "ENet compression mode")
 	godot := newGodotFlag()
 	fs.Var(godot, "godot", "engine family: 3 or 4")
 	project := fs.String("project", "", "Godot project directory")
@@ -98,9 +110,26 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		usageError(stderr, "host", errors.New("--max-peers, --max-packet must be positive; --max-text, --idle not negative"))
 		return 2
 	}
+	useWS := true
+	if *enetAddr != "" {
+		useWS = false
+		fs.Visit(func(f *flag.Flag) { useWS = useWS || f.Name == "ws" })
+	}
 	addr, err := listenAddr(*ws)
 	if err != nil {
 		usageError(stderr, "host", err)
+		return 2
+	}
+	var enetListen string
+	if *enetAddr != "" {
+		if enetListen, err = listenAddr(*enetAddr); err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 2
+		}
+	}
+	mode, err := godotcompress.ParseMode(*compress)
+	if err != nil {
+		fmt.Fprintln(stderr, "gdvar host:", err)
 		return 2
 	}
 	fam := godot.family()
@@ -148,25 +177,46 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "gdvar host:", err)
 		return 2
 	}
-	l, err := multiplayer.ListenWebSocket(ctx, addr, multiplayer.WebSocketOptions{
-		Godot:         fam,
-		MaxPacketSize: *maxPacket,
-		// A development host: web exports may be served from anywhere.
-		Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
-	})
-	if err != nil {
-		fmt.Fprintln(stderr, "gdvar host:", err)
-		return 1
-	}
-	fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on ws://%s\n", fam, l.Addr())
-	done := make(chan struct{})
-	go func() {
-		h.Serve(ctx, l)
-		close(done)
+	var ls []multiplayer.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
 	}()
+	if useWS {
+		l, err := multiplayer.ListenWebSocket(ctx, addr, multiplayer.WebSocketOptions{
+			Godot:         fam,
+			MaxPacketSize: *maxPacket,
+			// A development host: web exports may be served from anywhere.
+			Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
+		})
+		if err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 1
+		}
+		ls = append(ls, l)
+		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on ws://%s\n", fam, l.Addr())
+	}
+	if enetListen != "" {
+		l, err := multiplayer.ListenENet(ctx, enetListen, multiplayer.ENetOptions{
+			Godot:       fam,
+			Compression: mode,
+			ENet:        enet.Config{PeerLimit: min(*maxPeers, 4095), MaxPacketSize: *maxPacket + 8}, // Godot 3's header
+		})
+		if err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 1
+		}
+		ls = append(ls, l)
+		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on enet://%s (compression %s)\n", fam, l.Addr(), mode)
+	}
+	var wg sync.WaitGroup
+	for _, l := range ls {
+		wg.Go(func() { h.Serve(ctx, l) })
+	}
 	<-ctx.Done()
 	h.Close()
-	<-done
+	wg.Wait()
 	fmt.Fprintln(stderr, "gdvar host: stopped")
 	return 0
 }

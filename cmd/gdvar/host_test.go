@@ -115,3 +115,40 @@ func TestHostCommandGodot3(t *testing.T) {
 		}
 	}
 }
+
+// Two Godot 3.2.3 games join gdvar host --enet with Zstandard
+// compression and play through it; a WebSocket listener shares the host.
+func TestHostCommandENetGodot3(t *testing.T) {
+	enginetest.Godot3(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() {
+		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--enet", "127.0.0.1:0", "--compress", "zstd", "--godot", "3"}, &stdout, &stderr)
+	}()
+	addrRE := regexp.MustCompile(`enet://127\.0\.0\.1:(\d+) \(compression zstd\)`)
+	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(stderr.String()) })
+	if !strings.Contains(stderr.String(), "ws://127.0.0.1:") {
+		t.Errorf("no WebSocket listener: %s", stderr.String())
+	}
+	port := addrRE.FindStringSubmatch(stderr.String())[1]
+	script := filepath.Join("..", "..", "multiplayer", "testdata", "relay3.gd")
+	a := enginetest.StartGodot3(t, script, port, "ann", "enet", "4")
+	b := enginetest.StartGodot3(t, script, port, "bob", "enet", "4")
+	outA, outB := a.Wait(), b.Wait()
+	if !strings.Contains(outA, "hi from bob") || !strings.Contains(outB, "hi from ann") {
+		t.Errorf("ann:\n%s\nbob:\n%s", outA, outB)
+	}
+	cancel()
+	<-done
+	out := stdout.String()
+	for _, want := range []string{`(relay) REMOTE_CALL Relay.chat("hi from ann")`, `(relay) REMOTE_CALL Relay.chat("hi from bob")`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(stderr.String(), "joined") {
+		t.Errorf("no join reported: %s", stderr.String())
+	}
+}

@@ -12,7 +12,7 @@
 //	gdvar decode [--godot 3|4] [--hex | --base64] [--value | --file | --lines] [--password P | --key HEX] [FILE|-]
 //	gdvar encode [--godot 3|4] [--hex | --base64] [--lines | --file] [--container KIND] [--password P | --key HEX] [FILE|-]
 //	gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
-//	gdvar host [--ws ADDR] [--godot 3|4] [--project DIR] [--rpc NODEPATH:METHOD,...]
+//	gdvar host [--ws ADDR] [--enet ADDR] [--godot 3|4] [--project DIR]
 //	gdvar migrate [--password P | --key HEX] [--to 4|3] [--force] IN OUT
 //	gdvar migrate [flags] --out-dir DIR FILE|DIR...
 //	gdvar migrate [flags] --in-place FILE|DIR...
@@ -45,7 +45,7 @@ Usage:
                [--container KIND] [--password P | --key HEX] [--from FORMAT]
                [flags] [FILE|-]
   gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4] [flags]
-  gdvar host [--ws ADDR] [--godot 3|4] [--project DIR] [--rpc NODEPATH:METHOD,...]
+  gdvar host [--ws ADDR] [--enet ADDR] [--godot 3|4] [--project DIR] [flags]
   gdvar migrate [--password P | --key HEX] [--to 4|3] [flags] IN OUT
   gdvar migrate [flags] --out-dir DIR FILE|DIR...  (or --in-place FILE|DIR...)
   gdvar inspect [--godot 3|4] [--value | --file] [--hex]
@@ -63,8 +63,8 @@ Commands:
            value, or a save file (--file)
   serve    a TCP/UDP/WebSocket server that prints and echoes the values a
            game sends
-  host     a multiplayer host that Godot games join (multiplayer_peer,
-           rpc()); it relays between them and prints every packet
+  host     a multiplayer host that Godot games join over WebSocket or ENet,
+           relaying between them and printing their RPCs
   migrate  turn a Godot 3 save file (store_var; plain, encrypted or compressed)
            into the Godot 4 file that reads as the same data, or back
   inspect  show encoded bytes field by field, and where and why they are bad

@@ -1,8 +1,10 @@
 extends SceneTree
-# Godot 3 multiplayer client (WebSocketClient as the network_peer) for
-# gdvar's interop test (multiplayer/godot3_test.go). Arguments: PORT
+# Godot 3 multiplayer client (WebSocketClient or NetworkedMultiplayerENet
+# as the network_peer) for gdvar's interop tests (multiplayer/godot3_test.go,
+# multiplayer/enet_test.go). Arguments: PORT [enet COMPRESSION_MODE]
 #
-# 1. joins ws://127.0.0.1:PORT and prints its id;
+# 1. joins ws://127.0.0.1:PORT (or 127.0.0.1:PORT over ENet with that
+#    compression_mode) and prints its id;
 # 2. calls hello (15 arguments of many types), blob (one PoolByteArray:
 #    sent raw), ping (no arguments) and only_host (a puppet RPC, which the
 #    host, its master, must refuse) on the host;
@@ -13,7 +15,7 @@ extends SceneTree
 
 const Lobby = preload("lobby3.gd")
 var lobby
-var client = WebSocketClient.new()
+var client
 var deadline = 0
 var welcomed = false
 var got_bytes = false
@@ -35,9 +37,16 @@ func _init():
 	connect("connection_failed", self, "_fail", ["connection failed"])
 	connect("server_disconnected", self, "_fail", ["server disconnected"])
 	multiplayer.connect("network_peer_packet", self, "_on_packet")
-	var err = client.connect_to_url("ws://127.0.0.1:%s" % args[0], PoolStringArray(), true)
+	var err
+	if args.size() > 2 and args[1] == "enet":
+		client = NetworkedMultiplayerENet.new()
+		client.compression_mode = int(args[2])
+		err = client.create_client("127.0.0.1", int(args[0]))
+	else:
+		client = WebSocketClient.new()
+		err = client.connect_to_url("ws://127.0.0.1:%s" % args[0], PoolStringArray(), true)
 	if err != OK:
-		_fail("connect_to_url: %d" % err)
+		_fail("connect: %d" % err)
 		return
 	network_peer = client
 	deadline = OS.get_ticks_msec() + 20000

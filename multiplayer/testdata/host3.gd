@@ -1,6 +1,7 @@
 extends SceneTree
-# Godot 3 multiplayer host (WebSocketServer as the network_peer) for
-# gdvar's interop test (multiplayer/godot3_test.go). Arguments: PORT
+# Godot 3 multiplayer host (WebSocketServer or NetworkedMultiplayerENet as
+# the network_peer) for gdvar's interop tests (multiplayer/godot3_test.go,
+# multiplayer/enet_test.go). Arguments: PORT [enet COMPRESSION_MODE]
 #
 # 1. listens on PORT and prints LISTENING;
 # 2. when a client calls hello on /root/Lobby, prints the arguments, calls
@@ -10,7 +11,7 @@ extends SceneTree
 
 const Lobby = preload("lobby3.gd")
 var lobby
-var server = WebSocketServer.new()
+var server
 var deadline = 0
 var done = false
 
@@ -27,7 +28,14 @@ func _init():
 	get_root().add_child(lobby)
 	lobby.connect("hello_received", self, "_on_hello")
 	multiplayer.connect("network_peer_packet", self, "_on_packet")
-	var err = server.listen(int(args[0]), PoolStringArray(), true)
+	var err
+	if args.size() > 2 and args[1] == "enet":
+		server = NetworkedMultiplayerENet.new()
+		server.compression_mode = int(args[2])
+		err = server.create_server(int(args[0]))
+	else:
+		server = WebSocketServer.new()
+		err = server.listen(int(args[0]), PoolStringArray(), true)
 	if err != OK:
 		print("FAIL listen: %d" % err)
 		quit(1)

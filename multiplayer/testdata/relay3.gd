@@ -1,8 +1,8 @@
 extends SceneTree
 # Godot 3 client for gdvar's relay interop test (multiplayer/godot3_test.go).
-# Arguments: PORT NAME
+# Arguments: PORT NAME [enet COMPRESSION_MODE]
 #
-# Joins ws://127.0.0.1:PORT; when another client joins (or is already
+# Joins ws://127.0.0.1:PORT (or 127.0.0.1:PORT over ENet); when another client joins (or is already
 # there), calls /root/Relay.chat on it (relayed by the host); prints what
 # the other client says, DONE, and quits. quit(1) after 20 s.
 
@@ -13,7 +13,7 @@ class Relay extends Node:
 		emit_signal("said", get_tree().get_rpc_sender_id(), text)
 
 var relay = Relay.new()
-var client = WebSocketClient.new()
+var client
 var deadline = 0
 var my_name = ""
 var done = false
@@ -31,7 +31,13 @@ func _init():
 	get_root().add_child(relay)
 	relay.connect("said", self, "_on_said")
 	connect("network_peer_connected", self, "_on_peer")
-	client.connect_to_url("ws://127.0.0.1:%s" % args[0], PoolStringArray(), true)
+	if args.size() > 3 and args[2] == "enet":
+		client = NetworkedMultiplayerENet.new()
+		client.compression_mode = int(args[3])
+		client.create_client("127.0.0.1", int(args[0]))
+	else:
+		client = WebSocketClient.new()
+		client.connect_to_url("ws://127.0.0.1:%s" % args[0], PoolStringArray(), true)
 	network_peer = client
 	deadline = OS.get_ticks_msec() + 20000
 
