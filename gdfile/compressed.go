@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/andybalholm/brotli"
+	"github.com/gdvar/gdvar/internal/fastlz"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -52,12 +53,10 @@ func decompress(data []byte, o *Options) ([]byte, Container, error) {
 	}
 	limit := o.maxSize()
 	if int64(total) > int64(limit) {
-		return nil, c, fail("compressed header", 12, ErrTooLarge,
-			"total size "+strconv.FormatUint(uint64(total), 10)+" exceeds MaxSize "+strconv.Itoa(limit))
+		return nil, c, fail("compressed header", 12, ErrTooLarge, o.sizeDetail("total size", uint64(total)))
 	}
 	if int64(bs) > int64(limit) && total >= bs {
-		return nil, c, fail("compressed header", 8, ErrTooLarge,
-			"block size "+strconv.FormatUint(uint64(bs), 10)+" exceeds MaxSize "+strconv.Itoa(limit))
+		return nil, c, fail("compressed header", 8, ErrTooLarge, o.sizeDetail("block size", uint64(bs)))
 	}
 	nblocks := int(total/bs) + 1
 	tableEnd := int64(compressedHeader) + 4*int64(nblocks)
@@ -67,10 +66,12 @@ func decompress(data []byte, o *Options) ([]byte, Container, error) {
 				" bytes, the file has "+strconv.Itoa(len(data)-compressedHeader)+" after the header")
 	}
 	dec := newDecompressor(c.Compression, min(max(min(int64(bs), int64(total)), minZstdWindow), maxZstdWindow))
+	dec.most = int(total) + fastlz.MinInput
 	defer dec.close()
 
 	out := make([]byte, 0, min(int(total), 8*len(data)))
 	off := tableEnd
+	var err error
 	for i := range nblocks {
 		csize := int64(binary.LittleEndian.Uint32(data[compressedHeader+4*i:]))
 		where := "block " + strconv.Itoa(i)
@@ -82,11 +83,9 @@ func decompress(data []byte, o *Options) ([]byte, Container, error) {
 		if i == nblocks-1 {
 			want = int(total % bs)
 		}
-		block, err := dec.block(data[off:off+csize], want)
-		if err != nil {
+		if out, err = dec.block(out, data[off:off+csize], want); err != nil {
 			return nil, c, fail(where, off, ErrCorrupt, err.Error())
 		}
-		out = append(out, block...)
 		off += csize
 	}
 	return out, c, nil
@@ -96,6 +95,7 @@ func decompress(data []byte, o *Options) ([]byte, Container, error) {
 type decompressor struct {
 	mode   Compression
 	window int64 // the largest Zstandard window accepted
+	most   int   // the capacity the output never needs to exceed
 	zstd   *zstd.Decoder
 }
 
@@ -109,20 +109,21 @@ func (d *decompressor) close() {
 	}
 }
 
-// block decompresses one block that must give exactly want bytes.
-func (d *decompressor) block(src []byte, want int) ([]byte, error) {
+// block decompresses one block that must give exactly want bytes, and
+// appends them to dst.
+func (d *decompressor) block(dst, src []byte, want int) ([]byte, error) {
 	if d.mode == FastLZ {
 		// The engine compresses short blocks padded to 16 bytes and keeps
 		// the first want bytes of what comes out.
-		limit := max(want, lzMinInput)
-		out, err := fastlzDecompress(src, limit)
+		start := len(dst)
+		out, err := fastlz.Decompress(dst, src, max(want, fastlz.MinInput), d.most)
 		if err != nil {
-			return nil, err
+			return dst, err
 		}
-		if len(out) < want || want >= lzMinInput && len(out) != want {
-			return nil, errors.New("decompresses to " + strconv.Itoa(len(out)) + " bytes, expected " + strconv.Itoa(want))
+		if n := len(out) - start; n < want || want >= fastlz.MinInput && n != want {
+			return dst, errors.New("decompresses to " + strconv.Itoa(n) + " bytes, expected " + strconv.Itoa(want))
 		}
-		return out[:want], nil
+		return out[:start+want], nil
 	}
 	var r io.Reader
 	var err error
@@ -148,22 +149,35 @@ func (d *decompressor) block(src []byte, want int) ([]byte, error) {
 		r = brotli.NewReader(bytes.NewReader(src))
 	}
 	if err != nil {
-		return nil, err
+		return dst, err
 	}
-	// Read one byte more than wanted: the stream must end right there
-	// (which also makes zlib and gzip check their checksums).
-	out := make([]byte, want+1)
-	n, err := io.ReadFull(r, out)
-	switch {
-	case err == nil:
-		return nil, errors.New("decompresses to more than the expected " + strconv.Itoa(want) + " bytes")
-	case err == io.ErrUnexpectedEOF || err == io.EOF:
-		if n != want {
-			return nil, errors.New("decompresses to " + strconv.Itoa(n) + " bytes, expected " + strconv.Itoa(want))
+	// The data grows dst as it comes out: a block that claims more than it
+	// holds costs nothing beyond what it does hold.
+	end := len(dst) + want
+	for len(dst) < end {
+		dst = grow(dst, min(end-len(dst), 64<<10), d.most)
+		n, err := r.Read(dst[len(dst):min(cap(dst), end)])
+		dst = dst[:len(dst)+n]
+		if err == io.EOF {
+			break
 		}
-		return out[:n], nil
+		if err != nil {
+			return dst, err
+		}
 	}
-	return nil, err
+	if len(dst) < end {
+		return dst, errors.New("decompresses to " + strconv.Itoa(want-(end-len(dst))) + " bytes, expected " + strconv.Itoa(want))
+	}
+	// The stream must end right there (which also makes zlib and gzip
+	// check their checksums).
+	var one [1]byte
+	switch n, err := io.ReadFull(r, one[:]); {
+	case n > 0:
+		return dst, errors.New("decompresses to more than the expected " + strconv.Itoa(want) + " bytes")
+	case err != io.EOF && err != io.ErrUnexpectedEOF:
+		return dst, err
+	}
+	return dst, nil
 }
 
 // zstdEncoder is the Zstandard encoder shared by every Wrap: EncodeAll is
@@ -189,12 +203,7 @@ func compress(data []byte, c Container) ([]byte, error) {
 	switch c.Compression {
 	case FastLZ:
 		comp = func(dst, src []byte) ([]byte, error) {
-			if len(src) < lzMinInput {
-				var pad [lzMinInput]byte
-				copy(pad[:], src)
-				src = pad[:]
-			}
-			return fastlzCompress(dst, src), nil
+			return fastlz.CompressBlock(dst, src), nil
 		}
 	case Deflate:
 		comp = func(dst, src []byte) ([]byte, error) {
@@ -241,4 +250,16 @@ func compress(data []byte, c Container) ([]byte, error) {
 		binary.LittleEndian.PutUint32(out[compressedHeader+4*i:], uint32(len(out)-start))
 	}
 	return append(out, magicCompressed...), nil
+}
+
+// grow returns dst with room for n more bytes: twice its capacity, as
+// append grows it, but no more than most (unless n needs more).
+func grow(dst []byte, n, most int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	c := max(min(max(2*cap(dst), 4096), most), len(dst)+n)
+	b := make([]byte, len(dst), c)
+	copy(b, dst)
+	return b
 }

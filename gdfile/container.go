@@ -5,6 +5,7 @@ import (
 	"crypto/md5"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"strconv"
 
 	"github.com/gdvar/gdvar/variant"
@@ -89,9 +90,15 @@ func ParseCompression(name string) (Compression, bool) {
 // writes.
 const DefaultBlockSize = 4096
 
-// DefaultMaxSize is the default largest size a compressed file may
-// decompress to: 64 MiB.
-const DefaultMaxSize = 64 << 20
+// DefaultMaxSize is the default largest data a file may hold, after
+// decryption or decompression: 16 MiB.
+const DefaultMaxSize = 16 << 20
+
+// ValuesPerByte is the default budget of values per byte of MaxSize: 1 in
+// 16, a million values for DefaultMaxSize. The smallest store_var value
+// takes 8 bytes and an Array element 4, so data of the cheapest shapes
+// holds more than that; data of ordinary shapes holds less.
+const ValuesPerByte = 16
 
 // Container describes the wrapping of a file: what Unwrap found, what Wrap
 // writes.
@@ -161,10 +168,17 @@ type Options struct {
 	// Key decrypts and encrypts encrypted files; nil makes them fail with
 	// ErrNeedKey. PasswordKey turns a password into one.
 	Key *Key
-	// MaxSize is the largest data a compressed file may decompress to; 0
-	// means DefaultMaxSize. (Plain and encrypted data cannot be larger
-	// than the file itself.)
+	// MaxSize is the largest data a file may hold, after decryption or
+	// decompression; 0 means DefaultMaxSize (16 MiB). More fails with
+	// ErrTooLarge before it is decrypted or decompressed.
 	MaxSize int
+	// MaxValues is the most values Read may decode from a file in all:
+	// each store_var value and, through every level, the elements of its
+	// Arrays, Dictionaries, objects, NodePaths and PackedStringArrays, as
+	// variant.DecMode.DecodeBudget counts them; 0 means MaxSize /
+	// ValuesPerByte. More fails with ErrTooLarge before they are
+	// allocated.
+	MaxValues int
 	// Godot is the engine family of the values, for Read and Encode. 0
 	// makes Read find it out: the family in which every value fills its
 	// frame exactly (Godot 3 for files in Godot 3's encrypted layout, and
@@ -205,6 +219,53 @@ func (o *Options) maxSize() int {
 	return DefaultMaxSize
 }
 
+func (o *Options) maxValues() int64 {
+	if o.MaxValues > 0 {
+		return int64(o.MaxValues)
+	}
+	return int64(max(o.maxSize()/ValuesPerByte, 1))
+}
+
+// valuesDetail says what the budget of values is and how to raise it.
+func (o *Options) valuesDetail() string {
+	return "the file holds more than MaxValues (" + strconv.FormatInt(o.maxValues(), 10) +
+		") values in all; raise Options.MaxValues (or MaxSize, of which it is a 16th by default)"
+}
+
+// sizeDetail says what the size limit is and how to raise it.
+func (o *Options) sizeDetail(what string, n uint64) string {
+	return what + " " + strconv.FormatUint(n, 10) + " exceeds MaxSize " + strconv.Itoa(o.maxSize()) +
+		"; raise Options.MaxSize"
+}
+
+// ValueLimit is the budget of values Read decodes from a file under o:
+// MaxValues, or its default from MaxSize.
+func (o Options) ValueLimit() int64 { return o.maxValues() }
+
+// InputLimit is the largest file Read and Unwrap may accept under o: its
+// MaxSize and room for a container's headers, block table and
+// incompressible blocks. ReadAll reads no more.
+func (o Options) InputLimit() int64 {
+	m := int64(o.maxSize())
+	return m + m/4 + 4096
+}
+
+// ReadAll reads r to its end, as io.ReadAll, but fails with ErrTooLarge,
+// having read no more than InputLimit bytes, when r holds more than a file
+// may under o.
+func ReadAll(r io.Reader, o Options) ([]byte, error) {
+	limit := o.InputLimit()
+	b, err := io.ReadAll(io.LimitReader(r, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fail("file", limit, ErrTooLarge, "more than "+strconv.FormatInt(limit, 10)+
+			" bytes, the most a file may take with MaxSize "+strconv.Itoa(o.maxSize())+"; raise Options.MaxSize")
+	}
+	return b, nil
+}
+
 // Unwrap takes data out of its container: it decrypts an encrypted file
 // (checking its MD5) and decompresses a compressed one; plain data comes
 // back as it is. It also describes the container.
@@ -219,6 +280,9 @@ func Unwrap(data []byte, o Options) ([]byte, Container, error) {
 		return decrypt(data, &o)
 	case Compressed:
 		return decompress(data, &o)
+	}
+	if len(data) > o.maxSize() {
+		return nil, Container{Format: Plain}, fail("plain file", 0, ErrTooLarge, o.sizeDetail("size", uint64(len(data))))
 	}
 	return data, Container{Format: Plain}, nil
 }

@@ -28,9 +28,27 @@
 // # Limits
 //
 // Nothing in a file makes the readers allocate more than the data actually
-// present can produce: the ciphertext must be there before it is
-// decrypted, decompressed blocks are checked against the block size as
-// they come out, and the whole decompressed size is capped by
-// Options.MaxSize (DefaultMaxSize, 64 MiB, unless set), so a small
-// compressed file claiming gigabytes fails fast.
+// present can produce, and memory stays within two documented bounds,
+// whatever the container:
+//
+//   - Options.MaxSize (DefaultMaxSize, 16 MiB, unless set) caps the data
+//     a file holds after decryption or decompression. A compressed file
+//     claiming more fails from its header, before any block is inflated;
+//     a plain or encrypted one from its size. Decompression grows its
+//     output as the data really comes out (at most twice the data's size
+//     allocated in all). ReadAll reads no more than Options.InputLimit
+//     bytes of a file.
+//   - Options.MaxValues (MaxSize / ValuesPerByte, a million values by
+//     default) caps the values Read decodes from a file in all: every
+//     store_var value and everything in it that becomes a Value or a
+//     string. Each costs some tens of bytes of memory however few bytes it
+//     takes in the file (a Nil takes 4), so without this bound 44 MB of
+//     decompressed data, from a 5 KB Zstandard file, decoded into more
+//     than a gigabyte. More values fail with ErrTooLarge before they are
+//     allocated.
+//
+// Read allocates less than 3 × MaxSize + 128 bytes × MaxValues in all
+// (measured for the shapes that cost the most per byte, in
+// bomb_test.go), about 180 MB with the defaults; errors name the limit
+// that was hit and the option that raises it.
 package gdfile

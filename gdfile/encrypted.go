@@ -63,7 +63,9 @@ func decrypt(data []byte, o *Options) ([]byte, Container, error) {
 	}
 	var sum []byte
 	var n uint64
+	lenOff := 20
 	if c.Family == variant.Godot3 {
+		lenOff = 24
 		sum, n = data[8:24], binary.LittleEndian.Uint64(data[24:])
 	} else {
 		sum, n = data[4:20], binary.LittleEndian.Uint64(data[20:])
@@ -75,6 +77,9 @@ func decrypt(data []byte, o *Options) ([]byte, Container, error) {
 		return nil, c, fail("encrypted data", int64(hdr), ErrTruncated,
 			"the header announces "+strconv.FormatUint(n, 10)+" bytes ("+strconv.FormatUint(padded(min(n, 1<<62)), 10)+
 				" encrypted), the file has "+strconv.FormatUint(have, 10)+" after the header")
+	}
+	if n > uint64(o.maxSize()) {
+		return nil, c, fail("encrypted header", int64(lenOff), ErrTooLarge, o.sizeDetail("data length", n))
 	}
 	if o.Key == nil {
 		return nil, c, fail("encrypted file", 0, ErrNeedKey, "")

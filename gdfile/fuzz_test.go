@@ -62,21 +62,3 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
-
-// FuzzFastLZ checks the decompressor on any input, and that the compressor
-// round-trips any input.
-func FuzzFastLZ(f *testing.F) {
-	f.Add([]byte("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab"), 64)
-	f.Add([]byte{0x1f, 1, 2, 3}, 16)
-	f.Fuzz(func(t *testing.T, in []byte, limit int) {
-		limit = min(max(limit, 0), 1<<16)
-		if out, err := fastlzDecompress(in, limit); err == nil && len(out) > limit {
-			t.Fatalf("%d bytes out, limit %d", len(out), limit)
-		}
-		packed := fastlzCompress(nil, in)
-		back, err := fastlzDecompress(packed, len(in))
-		if len(in) > 0 && (err != nil || !bytes.Equal(back, in)) {
-			t.Fatalf("round trip of %d bytes: %v", len(in), err)
-		}
-	})
-}

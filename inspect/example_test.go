@@ -24,3 +24,23 @@ func ExampleValue() {
 	//
 	// error: decode: byte 16, [1] (Vector2): data truncated: need 8 bytes, have 4
 }
+
+// A file dumped as it is read, row by row: memory stays the same however
+// many values it holds.
+func ExampleWriteFile() {
+	// Two store_var values: the int 7 and null.
+	b, _ := hex.DecodeString("08000000" + "0200000007000000" + "04000000" + "00000000")
+	d, err := inspect.WriteFile(os.Stdout, b, inspect.Options{Godot: 4})
+	if err != nil || d.Err != nil {
+		return
+	}
+	// Output:
+	// file: 20 bytes, plain, 2 store_var values, Godot 4
+	//
+	//   offset  bytes                    field                              meaning
+	//        0  08 00 00 00              value 0                            length prefix: 8 bytes
+	//        4  02 00 00 00                int                              type 2
+	//        8  07 00 00 00                  value                          7
+	//       12  04 00 00 00              value 1                            length prefix: 4 bytes
+	//       16  00 00 00 00                Nil                              type 0
+}

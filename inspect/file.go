@@ -3,6 +3,8 @@ package inspect
 import (
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
+	"io"
 	"strconv"
 
 	"github.com/gdvar/gdvar/gdfile"
@@ -15,20 +17,40 @@ import (
 // its length prefix and its value. A value that does not decode ends the
 // dump with a *gdfile.Error wrapping the decoder's *variant.Error, as
 // gdfile.Read reports it.
+//
+// The Dump holds every row: for large files, WriteFile writes them as it
+// goes instead.
 func File(b []byte, o Options) *Dump {
 	d := &Dump{}
+	dumpFile(&collector{d: d}, b, o)
+	return d
+}
+
+// WriteFile writes the dump of File to w row by row, as it goes, in the
+// form of Dump.WriteTo: memory stays the same whatever the number of rows.
+// The Dump it returns has no Sections, which went to w; err is the first
+// error writing to w, which ends the dump.
+func WriteFile(w io.Writer, b []byte, o Options) (d *Dump, err error) {
+	p := newPrinter(w)
+	d = dumpFile(p, b, o)
+	return d, p.finish(d.Err)
+}
+
+func dumpFile(s sink, b []byte, o Options) *Dump {
+	d := s.dump()
 	gopts := gdfile.Options{Key: o.Key, MaxSize: o.MaxSize}
 	plain, c, err := gdfile.Unwrap(b, gopts)
 	title := "file: " + strconv.Itoa(len(b)) + " bytes, " + c.String()
 	if c.Format != gdfile.Plain {
+		s.section(title)
 		w := newWalker(b, variant.Godot4, &o)
+		w.emit = s.row
 		switch c.Format {
 		case gdfile.Encrypted:
 			w.encryptedHeader(c)
 		case gdfile.Compressed:
 			w.compressedHeader()
 		}
-		d.Sections = append(d.Sections, Section{Title: title, Rows: w.rows})
 		if err != nil {
 			d.Err = err
 			return d
@@ -42,69 +64,76 @@ func File(b []byte, o Options) *Dump {
 		d.Err = err
 		return d
 	}
-	frames, bigEndian, ferr := gdfile.SplitFrames(plain, o.Endian)
+	nframes, bigEndian, ferr := gdfile.CountFrames(plain, o.Endian)
 	fam := o.Godot
 	if fam == 0 {
-		fam = guessFamily(frames, c, &o)
+		fam = guessFamily(plain, bigEndian, c, &o)
 	}
 	d.Family = fam
-	title += ", " + plural(int64(len(frames)), "store_var value")
+	title += ", " + plural(int64(nframes), "store_var value")
 	if bigEndian {
 		title += " (big-endian lengths)"
 	}
 	title += ", " + fam.String()
-	sec := Section{Title: title}
+	s.section(title)
 	order := binary.ByteOrder(binary.LittleEndian)
 	if bigEndian {
 		order = binary.BigEndian
 	}
-	for i, fr := range frames {
-		w := newWalker(fr.Payload, fam, &o)
-		w.base = fr.Offset + 4
-		sec.Rows = append(sec.Rows, Row{Offset: fr.Offset, Size: 4, Raw: plain[fr.Offset : fr.Offset+4],
+	w := newWalker(nil, fam, &o)
+	w.emit = s.row
+	i, end := 0, 0
+	stop := errors.New("stop")
+	var valueErr error
+	_, err = gdfile.ScanFrames(plain, bigEndian, func(fr gdfile.Frame) error {
+		if s.failed() {
+			return stop
+		}
+		w.b, w.base = fr.Payload, fr.Offset+4
+		s.row(Row{Offset: fr.Offset, Size: 4, Raw: plain[fr.Offset : fr.Offset+4],
 			Field: "value " + strconv.Itoa(i), Meaning: "length prefix: " + strconv.Itoa(len(fr.Payload)) + " bytes"})
 		next, _, err := w.value(0, 1, "")
-		err = w.finishPath(err)
-		sec.Rows = append(sec.Rows, w.rows...)
-		if err != nil {
-			d.Sections = append(d.Sections, sec)
-			d.Err = &gdfile.Error{Where: "value " + strconv.Itoa(i) + ", whose payload starts", Offset: int64(fr.Offset + 4), Err: err}
-			return d
+		if err = w.finishPath(err); err != nil {
+			valueErr = &gdfile.Error{Where: "value " + strconv.Itoa(i) + ", whose payload starts", Offset: int64(fr.Offset + 4), Err: err}
+			return valueErr
 		}
 		if next < len(fr.Payload) {
 			off := fr.Offset + 4 + next
 			n := len(fr.Payload) - next
-			sec.Rows = append(sec.Rows, Row{Offset: off, Size: n, Raw: plain[off:min(off+n, len(plain))], Depth: 1,
+			s.row(Row{Offset: off, Size: n, Raw: plain[off:min(off+n, len(plain))], Depth: 1,
 				Field: "trailing bytes", Meaning: strconv.Itoa(n) + " bytes after the value inside its frame, ignored"})
 		}
-	}
-	if ferr != nil {
+		i++
+		end = fr.Offset + 4 + len(fr.Payload)
+		return nil
+	})
+	switch {
+	case err == stop:
+	case valueErr != nil:
+		d.Err = valueErr
+	case ferr != nil:
 		// The frame that does not fit: show its prefix.
-		end := 0
-		if len(frames) > 0 {
-			last := frames[len(frames)-1]
-			end = last.Offset + 4 + len(last.Payload)
-		}
 		meaning := "truncated: " + strconv.Itoa(len(plain)-end) + " bytes left"
 		if len(plain)-end >= 4 {
 			meaning = "length prefix: " + strconv.FormatUint(uint64(order.Uint32(plain[end:])), 10) +
 				" bytes; only " + strconv.Itoa(len(plain)-end-4) + " left"
 		}
-		sec.Rows = append(sec.Rows, Row{Offset: end, Size: 4, Raw: plain[end:min(end+4, len(plain))],
-			Field: "value " + strconv.Itoa(len(frames)), Meaning: meaning})
+		s.row(Row{Offset: end, Size: 4, Raw: plain[end:min(end+4, len(plain))],
+			Field: "value " + strconv.Itoa(i), Meaning: meaning})
 		d.Err = ferr
 	}
-	d.Sections = append(d.Sections, sec)
 	return d
 }
 
 // guessFamily picks the family in which the most values decode, then the
-// most fill their frames exactly, as gdfile.Read does.
-func guessFamily(frames []gdfile.Frame, c gdfile.Container, o *Options) variant.Family {
+// most fill their frames exactly, as gdfile.Read does. Each decode takes
+// from a budget of values, as gdfile.Read's: nothing is kept.
+func guessFamily(plain []byte, bigEndian bool, c gdfile.Container, o *Options) variant.Family {
 	fams := []variant.Family{variant.Godot4, variant.Godot3}
 	if c.Format == gdfile.Encrypted && c.Family == variant.Godot3 {
 		fams = []variant.Family{variant.Godot3, variant.Godot4}
 	}
+	limit := gdfile.Options{MaxSize: o.MaxSize}.ValueLimit()
 	best, bestOK, bestExact := fams[0], -1, -1
 	for _, fam := range fams {
 		dm, err := variant.DecOptions{Family: fam, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth}.DecMode()
@@ -112,16 +141,18 @@ func guessFamily(frames []gdfile.Frame, c gdfile.Container, o *Options) variant.
 			continue
 		}
 		ok, exact := 0, 0
-		for _, fr := range frames {
-			_, n, err := dm.Decode(fr.Payload)
+		budget := limit
+		gdfile.ScanFrames(plain, bigEndian, func(fr gdfile.Frame) error {
+			_, n, err := dm.DecodeBudget(fr.Payload, &budget)
 			if err != nil {
-				break
+				return err
 			}
 			ok++
 			if n == len(fr.Payload) {
 				exact++
 			}
-		}
+			return nil
+		})
 		if ok > bestOK || ok == bestOK && exact > bestExact {
 			best, bestOK, bestExact = fam, ok, exact
 		}

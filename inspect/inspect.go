@@ -12,15 +12,19 @@
 //	d.WriteTo(os.Stdout)
 //	if d.Err != nil { … }
 //
+// WriteFile and WriteValue write the rows as they go instead of keeping
+// them: their memory does not grow with the number of rows.
+//
 // The dump walks the bytes itself rather than decoding a value, so that it
 // can show the fields of values that do not decode.
 package inspect
 
 import (
+	"bufio"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/gdfile"
 	"github.com/gdvar/gdvar/variant"
@@ -43,8 +47,10 @@ type Options struct {
 	Elements int
 	// Endian is the byte order of store_var length prefixes (File).
 	Endian gdfile.Endian
-	// MaxSize bounds the data a container unwraps to (File); 0 means
-	// gdfile.DefaultMaxSize.
+	// MaxSize bounds the data a file holds, after decryption or
+	// decompression (File), as gdfile.Options.MaxSize; 0 means
+	// gdfile.DefaultMaxSize. Finding out the family decodes the values
+	// within gdfile's budget of values for that size, and keeps none.
 	MaxSize int
 }
 
@@ -107,39 +113,121 @@ const rawWidth = 8
 // per row (offset, raw bytes, field indented by depth, meaning), then the
 // error if any.
 func (d *Dump) WriteTo(w io.Writer) (int64, error) {
-	var sb strings.Builder
-	for i, s := range d.Sections {
-		if i > 0 {
-			sb.WriteByte('\n')
-		}
-		sb.WriteString(s.Title)
-		sb.WriteString("\n\n")
-		fmt.Fprintf(&sb, "%8s  %-*s  %-34s %s\n", "offset", 3*rawWidth-1, "bytes", "field", "meaning")
+	p := newPrinter(w)
+	for _, s := range d.Sections {
+		p.section(s.Title)
 		for _, r := range s.Rows {
-			shown := rawWidth
-			if r.Size > rawWidth {
-				shown = rawWidth - 1 // and ".." for the rest
-			}
-			raw := hex.EncodeToString(r.Raw[:min(len(r.Raw), shown)])
-			var rb strings.Builder
-			for j := 0; j < len(raw); j += 2 {
-				if j > 0 {
-					rb.WriteByte(' ')
-				}
-				rb.WriteString(raw[j : j+2])
-			}
-			if r.Size > rawWidth {
-				rb.WriteString(" ..")
-			}
-			field := strings.Repeat("  ", r.Depth) + r.Field
-			fmt.Fprintf(&sb, "%8d  %-*s  %-34s %s\n", r.Offset, 3*rawWidth-1, rb.String(), field, r.Meaning)
+			p.row(r)
 		}
 	}
-	if d.Err != nil {
-		sb.WriteString("\nerror: ")
-		sb.WriteString(d.Err.Error())
-		sb.WriteByte('\n')
+	err := p.finish(d.Err)
+	return p.n, err
+}
+
+// sink takes a dump as it is made: sections, each followed by its rows.
+type sink interface {
+	dump() *Dump
+	section(title string)
+	row(r Row)
+	failed() bool // stop: the rows go nowhere
+}
+
+// collector keeps the dump in memory.
+type collector struct{ d *Dump }
+
+func (c *collector) dump() *Dump { return c.d }
+
+func (c *collector) section(title string) {
+	c.d.Sections = append(c.d.Sections, Section{Title: title})
+}
+
+func (c *collector) row(r Row) {
+	s := &c.d.Sections[len(c.d.Sections)-1]
+	s.Rows = append(s.Rows, r)
+}
+
+func (c *collector) failed() bool { return false }
+
+// printer writes a dump as text as it is made.
+type printer struct {
+	w        *bufio.Writer
+	d        Dump
+	n        int64 // bytes written
+	sections int
+	err      error // the first write error
+	line     []byte
+}
+
+func newPrinter(w io.Writer) *printer { return &printer{w: bufio.NewWriterSize(w, 64<<10)} }
+
+func (p *printer) dump() *Dump { return &p.d }
+
+func (p *printer) failed() bool { return p.err != nil }
+
+func (p *printer) write(b []byte) {
+	if p.err != nil {
+		return
 	}
-	n, err := io.WriteString(w, sb.String())
-	return int64(n), err
+	n, err := p.w.Write(b)
+	p.n += int64(n)
+	p.err = err
+}
+
+func (p *printer) section(title string) {
+	p.line = p.line[:0]
+	if p.sections > 0 {
+		p.line = append(p.line, '\n')
+	}
+	p.sections++
+	p.line = append(p.line, title...)
+	p.line = append(p.line, "\n\n"...)
+	p.line = fmt.Appendf(p.line, "%8s  %-*s  %-34s %s\n", "offset", 3*rawWidth-1, "bytes", "field", "meaning")
+	p.write(p.line)
+}
+
+func (p *printer) row(r Row) {
+	if p.err != nil {
+		return
+	}
+	shown := rawWidth
+	if r.Size > rawWidth {
+		shown = rawWidth - 1 // and ".." for the rest
+	}
+	var rb [3 * rawWidth]byte
+	raw := rb[:0]
+	for j, c := range r.Raw[:min(len(r.Raw), shown)] {
+		if j > 0 {
+			raw = append(raw, ' ')
+		}
+		raw = hex.AppendEncode(raw, []byte{c})
+	}
+	if r.Size > rawWidth {
+		raw = append(raw, " .."...)
+	}
+	p.line = p.line[:0]
+	p.line = fmt.Appendf(p.line, "%8d  %-*s  ", r.Offset, 3*rawWidth-1, raw)
+	start := len(p.line)
+	for range r.Depth {
+		p.line = append(p.line, "  "...)
+	}
+	p.line = append(p.line, r.Field...)
+	for n := utf8.RuneCount(p.line[start:]); n < 34; n++ {
+		p.line = append(p.line, ' ')
+	}
+	p.line = append(p.line, ' ')
+	p.line = append(p.line, r.Meaning...)
+	p.line = append(p.line, '\n')
+	p.write(p.line)
+}
+
+// finish writes the error line, if any, flushes and returns the first
+// write error.
+func (p *printer) finish(dataErr error) error {
+	if dataErr != nil {
+		p.write([]byte("\nerror: " + dataErr.Error() + "\n"))
+	}
+	if p.err == nil {
+		p.err = p.w.Flush()
+	}
+	return p.err
 }

@@ -2,6 +2,7 @@ package inspect
 
 import (
 	"encoding/binary"
+	"io"
 	"strconv"
 	"strings"
 
@@ -17,17 +18,41 @@ func Value(b []byte, o Options) *Dump {
 	if fam == 0 {
 		fam = variant.Godot4
 	}
+	d := &Dump{}
+	c := &collector{d: d}
+	dumpValue(c, b, o)
+	return d
+}
+
+// WriteValue writes the dump of Value to w row by row, as it goes, in the
+// form of Dump.WriteTo: memory stays the same whatever the number of rows.
+// The Dump it returns has no Sections, which went to w; err is the first
+// error writing to w.
+func WriteValue(w io.Writer, b []byte, o Options) (d *Dump, err error) {
+	p := newPrinter(w)
+	d = dumpValue(p, b, o)
+	return d, p.finish(d.Err)
+}
+
+func dumpValue(s sink, b []byte, o Options) *Dump {
+	fam := o.Godot
+	if fam == 0 {
+		fam = variant.Godot4
+	}
+	d := s.dump()
+	d.Family = fam
+	s.section("value: " + strconv.Itoa(len(b)) + " bytes, " + fam.String())
 	w := newWalker(b, fam, &o)
+	w.emit = s.row
 	next, _, err := w.value(0, 0, "")
 	err = w.finishPath(err)
-	d := &Dump{Family: fam, Err: err}
+	d.Err = err
 	if err == nil {
 		d.Used = min(next, len(b))
 		if next < len(b) {
 			w.row(next, len(b)-next, 0, "trailing bytes", strconv.Itoa(len(b)-next)+" bytes after the value, ignored")
 		}
 	}
-	d.Sections = []Section{{Title: "value: " + strconv.Itoa(len(b)) + " bytes, " + fam.String(), Rows: w.rows}}
 	return d
 }
 
@@ -39,7 +64,7 @@ type walker struct {
 	allow    bool
 	maxDepth int
 	elements int
-	rows     []Row
+	emit     func(Row)        // takes each row
 	base     int              // added to the offsets of rows
 	strDec   *variant.DecMode // decodes single strings, for the decoder's exact UTF-8 rules
 	segs     []string         // path segments of the error under way, innermost first
@@ -72,7 +97,7 @@ func (w *walker) row(off, n, depth int, field, meaning string) {
 	if off >= 0 && off < len(w.b) {
 		raw = w.b[off:min(off+max(n, 0), len(w.b))]
 	}
-	w.rows = append(w.rows, Row{Offset: w.base + off, Size: n, Raw: raw, Depth: depth, Field: field, Meaning: meaning})
+	w.emit(Row{Offset: w.base + off, Size: n, Raw: raw, Depth: depth, Field: field, Meaning: meaning})
 }
 
 func (w *walker) fail(off int, t variant.Type, sentinel error, code variant.Code, detail string) error {

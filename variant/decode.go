@@ -25,16 +25,43 @@ import (
 //
 // Memory use is bounded by the input: no count read from the data makes
 // the decoder reserve more than the bytes left could hold.
-func (m *DecMode) Decode(b []byte) (Value, int, error) {
+func (m *DecMode) Decode(b []byte) (Value, int, error) { return m.decode(b, nil) }
+
+// DecodeBudget is Decode for values that share one budget, such as the
+// values of a file: the value itself and everything in it that becomes a
+// Value or a string (Array elements, Dictionary entries, Object
+// properties, NodePath names and PackedStringArray elements, through every
+// level) are taken from *budget. A value that would take more than is left
+// fails with ErrTooLarge before the container that exceeds the budget is
+// allocated. Packed numeric arrays take nothing: they hold no more memory
+// than their bytes. After a successful call *budget is what is left.
+//
+// Each decoded value costs some tens of bytes of memory whatever its size
+// in the input, so a budget of values bounds the memory of data, such as
+// decompressed data, that is far smaller than its decoded form.
+func (m *DecMode) DecodeBudget(b []byte, budget *int64) (Value, int, error) {
+	return m.decode(b, budget)
+}
+
+func (m *DecMode) decode(b []byte, budget *int64) (Value, int, error) {
 	o := &m.opts
 	if o.MaxSize > 0 && len(b) > o.MaxSize {
 		return nil, 0, &Error{Op: "decode", Type: TypeUnknown, Family: o.Family, Code: ErrCodeOutOfMemory,
 			Err: ErrTooLarge, Detail: "input of " + strconv.Itoa(len(b)) + " bytes exceeds MaxSize " + strconv.Itoa(o.MaxSize)}
 	}
 	d := decoder{Reader: m.Reader(b)}
+	if budget != nil {
+		if *budget < 1 {
+			return nil, 0, d.Fail(0, TypeUnknown, ErrTooLarge, ErrCodeOutOfMemory, "the budget of values is spent")
+		}
+		d.valuesLeft = *budget - 1
+	}
 	v, next, err := d.value(0, 0)
 	if err != nil {
 		return nil, 0, finishPath(err)
+	}
+	if budget != nil {
+		*budget = d.valuesLeft
 	}
 	if d.strict {
 		if err := d.canonical(v, next); err != nil {

@@ -129,3 +129,23 @@ func ExampleDecodeStringGodot3() {
 	// 0xd83d 3
 	// f4 90 80 80
 }
+
+// A budget shared by several decodes bounds the values they produce in
+// all, whatever the size of each input.
+func ExampleDecMode_DecodeBudget() {
+	dm, _ := variant.DecOptions{}.DecMode()
+	budget := int64(4)
+	inputs := [][]byte{
+		{2, 0, 0, 0, 7, 0, 0, 0},                                      // 7
+		{28, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},             // [null, null]
+		{28, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}, // [null, null, null]
+	}
+	for _, in := range inputs {
+		v, _, err := dm.DecodeBudget(in, &budget)
+		fmt.Println(variant.TypeOf(v), budget, errors.Is(err, variant.ErrTooLarge))
+	}
+	// Output:
+	// int 3 false
+	// Array 0 false
+	// Nil 0 true
+}

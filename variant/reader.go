@@ -38,6 +38,7 @@ type Reader struct {
 	maxDepth     int
 	maxElements  int64
 	elements     int64 // counted so far, for MaxElements
+	valuesLeft   int64 // DecodeBudget's budget of values, -1 without one
 	budget       int64 // elements containers may still reserve room for
 	keys         *keyCache
 	classes      func(string) bool // DecOptions.Classes
@@ -48,7 +49,7 @@ type Reader struct {
 func (m *DecMode) Reader(b []byte) Reader {
 	o := &m.opts
 	return Reader{b: b, fam: o.Family, ff: o.Family.Facts(), allowObjects: o.AllowObjects, strict: o.Strict, zeroCopy: o.ZeroCopy,
-		maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements), budget: int64(len(b) / 8),
+		maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements), valuesLeft: -1, budget: int64(len(b) / 8),
 		keys: m.keys, classes: o.Classes, scripts: o.Scripts}
 }
 
@@ -86,8 +87,25 @@ func (r *Reader) Short(off int, t Type, need, have int) error {
 func (r *Reader) rem(p int) int { return len(r.b) - p }
 
 // Take counts n more elements of the value of type t at off against
-// MaxElements.
+// MaxElements and, for DecodeBudget, n more values against its budget.
 func (r *Reader) Take(off int, t Type, n int64) error {
+	if err := r.takeElements(off, t, n); err != nil {
+		return err
+	}
+	if r.valuesLeft >= 0 {
+		if n > r.valuesLeft {
+			return r.Fail(off, t, ErrTooLarge, ErrCodeOutOfMemory,
+				strconv.FormatInt(n, 10)+" values, more than the "+strconv.FormatInt(r.valuesLeft, 10)+" left in the budget")
+		}
+		r.valuesLeft -= n
+	}
+	return nil
+}
+
+// takeElements counts n more elements against MaxElements only: the
+// elements of packed numeric arrays, which hold no more memory than their
+// bytes.
+func (r *Reader) takeElements(off int, t Type, n int64) error {
 	r.elements += n
 	if r.maxElements > 0 && r.elements > r.maxElements {
 		return r.tooMany(off, t)
@@ -268,7 +286,7 @@ func (r *Reader) Count(off, p int, t Type, size int) (int, error) {
 			strconv.FormatInt(n, 10)+" elements need "+strconv.FormatInt(n*int64(size), 10)+
 				" bytes, have "+strconv.Itoa(rem-4))
 	}
-	if err := r.Take(off, t, n); err != nil {
+	if err := r.takeElements(off, t, n); err != nil {
 		return 0, err
 	}
 	return int(n), nil

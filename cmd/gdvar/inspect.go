@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"flag"
 	"fmt"
@@ -13,7 +12,7 @@ import (
 )
 
 const inspectUsage = `Usage: gdvar inspect [--godot 3|4] [--value | --file] [--hex] [--allow-objects]
-                    [--password P | --key HEX] [--all] [FILE|-]
+                    [--password P | --key HEX] [--all] [--max-size N] [FILE|-]
 
 Prints encoded data field by field: offset, raw bytes, field (nested values
 indented) and meaning. It reads a raw value (var_to_bytes, a PacketPeer
@@ -37,6 +36,11 @@ Flags:
   --key HEX         its key instead: 64 hex digits
   --all             a row for every element of packed arrays (default: the
                     first 8, then one row for the rest)
+  --max-size N      the most data a file may hold once decrypted or
+                    decompressed, in bytes or with K, M or G (default 16M)
+
+The rows are written as they are found: memory does not grow with their
+number.
 
 Examples:
   gdvar inspect testdata/sample/savegame.bin
@@ -57,6 +61,8 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	password := fs.String("password", "", "password of an encrypted file")
 	keyHex := fs.String("key", "", "key of an encrypted file, 64 hex digits")
 	all := fs.Bool("all", false, "show every element of packed arrays")
+	maxSize := sizeFlag(gdfile.DefaultMaxSize)
+	fs.Var(&maxSize, "max-size", "most data a file may hold, in bytes (K, M, G)")
 	name, status, ok := parseFlags(fs, args, stderr)
 	if !ok {
 		if status == 0 {
@@ -73,9 +79,13 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gdvar inspect:", err)
 		return 2
 	}
-	data, err := readInput(name, stdin)
+	limit := gdfile.Options{MaxSize: int(maxSize)}
+	if *hexIn {
+		limit.MaxSize = 2*limit.MaxSize + 1<<20 // two digits a byte, and spaces
+	}
+	data, err := readFileBounded(name, stdin, limit)
 	if err != nil {
-		fmt.Fprintln(stderr, "gdvar:", err)
+		fmt.Fprintln(stderr, "gdvar: inspect:", err)
 		return 1
 	}
 	if *hexIn {
@@ -84,7 +94,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 	}
-	o := inspect.Options{AllowObjects: *allow, Key: key}
+	o := inspect.Options{AllowObjects: *allow, Key: key, MaxSize: int(maxSize)}
 	if flagSet(fs, "godot") {
 		o.Godot = godot.family()
 	}
@@ -94,19 +104,20 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	file := *asFile || !*asValue && looksLikeFile(data, o)
 	var d *inspect.Dump
 	if file {
-		d = inspect.File(data, o)
+		d, err = inspect.WriteFile(stdout, data, o)
 	} else {
-		d = inspect.Value(data, o)
+		d, err = inspect.WriteValue(stdout, data, o)
 	}
-	out := bufio.NewWriter(stdout)
-	d.WriteTo(out)
-	if err := out.Flush(); err != nil {
+	if err != nil {
 		fmt.Fprintln(stderr, "gdvar:", err)
 		return 1
 	}
 	if d.Err != nil {
-		if errors.Is(d.Err, gdfile.ErrNeedKey) {
+		switch {
+		case errors.Is(d.Err, gdfile.ErrNeedKey):
 			fmt.Fprintln(stderr, "gdvar: inspect: the file is encrypted: give --password or --key")
+		case errors.Is(d.Err, gdfile.ErrTooLarge):
+			fmt.Fprintln(stderr, "gdvar: inspect: the file is larger than --max-size allows")
 		}
 		return 1
 	}
@@ -120,27 +131,30 @@ func looksLikeFile(data []byte, o inspect.Options) bool {
 	if gdfile.Detect(data) != gdfile.Plain {
 		return true
 	}
-	frames, _, err := gdfile.SplitFrames(data, gdfile.AutoEndian)
-	if err != nil || len(frames) == 0 {
+	n, be, err := gdfile.CountFrames(data, gdfile.AutoEndian)
+	if err != nil || n == 0 {
 		return false
 	}
 	fams := []variant.Family{variant.Godot4, variant.Godot3}
 	if o.Godot != 0 {
 		fams = []variant.Family{o.Godot}
 	}
+	limit := gdfile.Options{MaxSize: o.MaxSize}.ValueLimit()
 	for _, fam := range fams {
 		dm, err := variant.DecOptions{Family: fam, AllowObjects: o.AllowObjects}.DecMode()
 		if err != nil {
 			continue
 		}
-		all := true
-		for _, fr := range frames {
-			if _, n, err := dm.Decode(fr.Payload); err != nil || n != len(fr.Payload) {
-				all = false
-				break
+		budget := limit
+		_, err = gdfile.ScanFrames(data, be, func(fr gdfile.Frame) error {
+			_, n, err := dm.DecodeBudget(fr.Payload, &budget)
+			if err == nil && n != len(fr.Payload) {
+				err = errors.New("a value does not fill its frame")
 			}
-		}
-		if all {
+			return err
+		})
+		// Past the budget of values, the frames that fit say enough.
+		if err == nil || errors.Is(err, variant.ErrTooLarge) {
 			return true
 		}
 	}

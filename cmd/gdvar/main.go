@@ -12,7 +12,10 @@
 //	gdvar decode [--godot 3|4] [--hex | --base64] [--value | --file | --lines] [--password P | --key HEX] [FILE|-]
 //	gdvar encode [--godot 3|4] [--hex | --base64] [--lines | --file] [--container KIND] [--password P | --key HEX] [FILE|-]
 //	gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4]
-//	gdvar migrate [--password P | --key HEX] [--to 4|3] IN OUT
+//	gdvar host [--ws ADDR] [--enet ADDR] [--godot 3|4] [--project DIR]
+//	gdvar migrate [--password P | --key HEX] [--to 4|3] [--force] IN OUT
+//	gdvar migrate [flags] --out-dir DIR FILE|DIR...
+//	gdvar migrate [flags] --in-place FILE|DIR...
 //	gdvar inspect [--godot 3|4] [--value | --file] [--hex] [--password P | --key HEX] [FILE|-]
 //	gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4] [FILE|-]
 //	gdvar help [CMD]
@@ -42,7 +45,9 @@ Usage:
                [--container KIND] [--password P | --key HEX] [--from FORMAT]
                [flags] [FILE|-]
   gdvar serve [--tcp ADDR] [--udp ADDR] [--ws ADDR] [--godot 3|4] [flags]
+  gdvar host [--ws ADDR] [--enet ADDR] [--godot 3|4] [--project DIR] [flags]
   gdvar migrate [--password P | --key HEX] [--to 4|3] [flags] IN OUT
+  gdvar migrate [flags] --out-dir DIR FILE|DIR...  (or --in-place FILE|DIR...)
   gdvar inspect [--godot 3|4] [--value | --file] [--hex]
                 [--password P | --key HEX] [flags] [FILE|-]
   gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4]
@@ -58,6 +63,8 @@ Commands:
            value, or a save file (--file)
   serve    a TCP/UDP/WebSocket server that prints and echoes the values a
            game sends
+  host     a multiplayer host that Godot games join over WebSocket or ENet,
+           relaying between them and printing their RPCs
   migrate  turn a Godot 3 save file (store_var; plain, encrypted or compressed)
            into the Godot 4 file that reads as the same data, or back
   inspect  show encoded bytes field by field, and where and why they are bad
@@ -93,6 +100,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"migrate": runMigrate,
 	"inspect": runInspect,
 	"convert": runConvert,
+	"host":    runHost,
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
@@ -255,24 +263,6 @@ func noteTerminalInput(name string, stdin io.Reader, stderr io.Writer) {
 	}
 }
 
-// isTerminal reports whether f (an io.Reader or io.Writer) is a terminal:
-// a character device other than the null device.
-func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := file.Stat()
-	if err != nil || st.Mode()&os.ModeCharDevice == 0 {
-		return false
-	}
-	null, err := os.Stat(os.DevNull)
-	return err != nil || !os.SameFile(st, null)
-}
-
 func readInput(name string, stdin io.Reader) ([]byte, error) {
-	if name == "-" {
-		return io.ReadAll(stdin)
-	}
-	return os.ReadFile(name)
+	return readFileBounded(name, stdin, inputLimit)
 }

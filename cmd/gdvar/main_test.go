@@ -45,10 +45,9 @@ func gdvarProgram(t *testing.T, stdin string, args ...string) (int, string, stri
 	return gdvarBuilt(t, stdin, args...)
 }
 
-// gdvarBuilt runs the built command with args and stdin, returning its
-// exit status, standard output and standard error. It skips the test in
-// -short mode.
-func gdvarBuilt(t *testing.T, stdin string, args ...string) (int, string, string) {
+// builtGdvar builds the command once for the tests that run it as a
+// program, and returns its path. It skips the test in -short mode.
+func builtGdvar(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the command")
@@ -65,7 +64,16 @@ func gdvarBuilt(t *testing.T, stdin string, args ...string) (int, string, string
 	if built.err != nil {
 		t.Fatal(built.err)
 	}
-	cmd := exec.Command(built.path, args...)
+	return built.path
+}
+
+// gdvarBuilt runs the built command with args and stdin, returning its
+// exit status, standard output and standard error. It skips the test in
+// -short mode.
+func gdvarBuilt(t *testing.T, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	bin := builtGdvar(t)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdin = strings.NewReader(stdin)
 	var out, errOut bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errOut
@@ -336,7 +344,7 @@ func TestHelpAndUsageErrors(t *testing.T) {
 		{[]string{"help", "frobnicate"}, "gdvar help: unknown command \"frobnicate\"\nRun 'gdvar --help' for usage.\n"},
 		{[]string{"decode", "--godot", "5"}, "gdvar decode: invalid value \"5\" for flag -godot: want 3 or 4 (or a version such as 4.2), got \"5\"\nRun 'gdvar decode --help' for usage.\n"},
 		{[]string{"decode", "a", "b"}, "gdvar decode: one input at most, got a b\nRun 'gdvar decode --help' for usage.\n"},
-		{[]string{"migrate", "a"}, "gdvar migrate: want 2 arguments, got 1\nRun 'gdvar migrate --help' for usage.\n"},
+		{[]string{"migrate", "a"}, "gdvar migrate: want IN OUT, --out-dir DIR FILES... or --in-place FILES..., got 1 arguments\nRun 'gdvar migrate --help' for usage.\n"},
 		{[]string{"encode", "--hex", "--base64"}, "gdvar encode: --hex or --base64, not both\nRun 'gdvar encode --help' for usage.\n"},
 	} {
 		status, out, stderr := gdvarBuilt(t, "", c.args...)

@@ -73,17 +73,17 @@ func TestMigrateOptionsAndErrors(t *testing.T) {
 	if data, _ := os.ReadFile(out); status != 0 || gdfile.Detect(data) != gdfile.Compressed {
 		t.Errorf("--container zstd: %d %q", status, stderr)
 	}
-	status, _, stderr = gdvar(t, "", "migrate", "--container", "plain", "--password", filefixture.Password,
+	status, _, stderr = gdvar(t, "", "migrate", "--force", "--container", "plain", "--password", filefixture.Password,
 		filepath.Join(g3, "encrypted-password.sav"), out)
 	if data, _ := os.ReadFile(out); status != 0 || gdfile.Detect(data) != gdfile.Plain {
 		t.Errorf("--container plain: %d %q", status, stderr)
 	}
 	// Back to Godot 3: the save game holds types Godot 3 lacks.
-	status, _, stderr = gdvar(t, "", "migrate", "--to", "3", filepath.Join(g4, "plain-one.sav"), out)
+	status, _, stderr = gdvar(t, "", "migrate", "--force", "--to", "3", filepath.Join(g4, "plain-one.sav"), out)
 	if status != 1 || !strings.Contains(stderr, `value 0["player"]["cell"] (Vector2i): no equivalent in Godot 3`) {
 		t.Errorf("--to 3: %d %q", status, stderr)
 	}
-	status, _, stderr = gdvar(t, "", "migrate", "--to", "3", filepath.Join(g4, "compressed-fastlz-small.sav"), out)
+	status, _, stderr = gdvar(t, "", "migrate", "--force", "--to", "3", filepath.Join(g4, "compressed-fastlz-small.sav"), out)
 	if data, _ := os.ReadFile(out); status != 0 || gdfile.Detect(data) != gdfile.Compressed {
 		t.Errorf("--to 3 of an int: %d %q", status, stderr)
 	}
@@ -92,15 +92,15 @@ func TestMigrateOptionsAndErrors(t *testing.T) {
 		status int
 		errHas string
 	}{
-		{[]string{"migrate", filepath.Join(g3, "encrypted-key.sav"), out}, 1, "is encrypted: give --password or --key"},
-		{[]string{"migrate", "--password", "wrong", filepath.Join(g3, "encrypted-password.sav"), out}, 1, "wrong password or key"},
-		{[]string{"migrate", filepath.Join(g3, "plain-one.sav")}, 2, "want 2 arguments"},
-		{[]string{"migrate", "--password", "a", "--key", "00", "a", "b"}, 2, "not both"},
-		{[]string{"migrate", "--key", "00", "a", "b"}, 2, "64 hex digits"},
-		{[]string{"migrate", "--container", "bzip2", "a", "b"}, 2, "want one of"},
-		{[]string{"migrate", "--container", "encrypted", filepath.Join(g3, "plain-one.sav"), out}, 2, "needs --password or --key"},
-		{[]string{"migrate", "/nonexistent", out}, 1, "no such file"},
-		{[]string{"migrate", filepath.Join(g4, "plain-many.sav"), out}, 1, "is not a Godot 3 file but a Godot 4 one already (--to 3"},
+		{[]string{"migrate", "--force", filepath.Join(g3, "encrypted-key.sav"), out}, 1, "is encrypted: give --password or --key"},
+		{[]string{"migrate", "--force", "--password", "wrong", filepath.Join(g3, "encrypted-password.sav"), out}, 1, "wrong password or key"},
+		{[]string{"migrate", filepath.Join(g3, "plain-one.sav")}, 2, "want IN OUT"},
+		{[]string{"migrate", "--force", "--password", "a", "--key", "00", "a", "b"}, 2, "not both"},
+		{[]string{"migrate", "--force", "--key", "00", "a", "b"}, 2, "64 hex digits"},
+		{[]string{"migrate", "--force", "--container", "bzip2", "a", "b"}, 2, "want one of"},
+		{[]string{"migrate", "--force", "--container", "encrypted", filepath.Join(g3, "plain-one.sav"), out}, 2, "needs --password or --key"},
+		{[]string{"migrate", "--force", "/nonexistent", out}, 1, "no such file"},
+		{[]string{"migrate", "--force", filepath.Join(g4, "plain-many.sav"), out}, 1, "is not a Godot 3 file but a Godot 4 one already (--to 3"},
 	}
 	for _, c := range cases {
 		status, _, stderr := gdvar(t, "", c.args...)
@@ -108,7 +108,7 @@ func TestMigrateOptionsAndErrors(t *testing.T) {
 			t.Errorf("%v: status %d, stderr %q; want %d and %q", c.args, status, stderr, c.status, c.errHas)
 		}
 	}
-	if status, out, _ := gdvar(t, "", "migrate", "--help"); status != 0 || !strings.Contains(out, "Examples:") {
+	if status, out, _ := gdvar(t, "", "migrate", "--force", "--help"); status != 0 || !strings.Contains(out, "Examples:") {
 		t.Errorf("--help: %d", status)
 	}
 }

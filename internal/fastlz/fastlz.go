@@ -1,4 +1,7 @@
-package gdfile
+// Package fastlz is the FastLZ block format as Godot uses it
+// (Compression::MODE_FASTLZ): for compressed files and for ENet's
+// COMPRESS_FASTLZ.
+package fastlz
 
 import "errors"
 
@@ -29,11 +32,16 @@ const (
 	lzHashLog      = 13
 	lzHashSize     = 1 << lzHashLog
 	lzHashMask     = lzHashSize - 1
-	lzMinInput     = 16 // the engine's padding of short blocks
 	lzLevel2Marker = 1 << 5
 )
 
-var errFastLZ = errors.New("invalid FastLZ data")
+// MinInput is the engine's padding of short blocks: Compression::compress
+// pads a block shorter than 16 bytes with zeros to 16 before compressing
+// it, so such a block decompresses to 16 bytes.
+const MinInput = 16
+
+// ErrInvalid is returned for data that is not a valid FastLZ block.
+var ErrInvalid = errors.New("invalid FastLZ data")
 
 func lzHash(b []byte, p int) uint32 {
 	v := uint32(b[p]) | uint32(b[p+1])<<8
@@ -41,8 +49,19 @@ func lzHash(b []byte, p int) uint32 {
 	return v & lzHashMask
 }
 
-// fastlzCompress appends the level 1 FastLZ compression of in to dst.
-func fastlzCompress(dst, in []byte) []byte {
+// CompressBlock appends the compression of in to dst as the engine's
+// Compression::compress writes it: padded to MinInput bytes first.
+func CompressBlock(dst, in []byte) []byte {
+	if len(in) < MinInput {
+		var pad [MinInput]byte
+		copy(pad[:], in)
+		in = pad[:]
+	}
+	return Compress(dst, in)
+}
+
+// Compress appends the level 1 FastLZ compression of in to dst.
+func Compress(dst, in []byte) []byte {
 	n := len(in)
 	if n < 4 {
 		if n == 0 {
@@ -156,18 +175,21 @@ func fastlzCompress(dst, in []byte) []byte {
 	return out
 }
 
-// fastlzDecompress decompresses in (level 1 or 2) into at most limit bytes,
-// checking every instruction against both buffers. It fails where the
-// engine's decompressor gives up.
-func fastlzDecompress(in []byte, limit int) ([]byte, error) {
+// Decompress decompresses in (level 1 or 2) into at most limit bytes
+// appended to dst, checking every instruction against both buffers. It
+// fails where the engine's decompressor gives up. dst grows to at most
+// most bytes ahead of need.
+func Decompress(dst, in []byte, limit, most int) ([]byte, error) {
 	if len(in) == 0 {
-		return nil, errFastLZ
+		return dst, ErrInvalid
 	}
 	level := in[0]>>5 + 1
 	if level > 2 {
-		return nil, errFastLZ
+		return dst, ErrInvalid
 	}
-	out := make([]byte, 0, min(limit, 1<<16, 8*len(in)))
+	// A byte of input gives at most 255 of output (a long level 2 match).
+	base := len(dst)
+	out := grow(dst, min(limit, lzMaxRatio*len(in)+lzMaxRatio), most)
 	n := len(in)
 	ip := 1
 	ctrl := int(in[0] & 31)
@@ -179,13 +201,13 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 			if level == 1 {
 				if l == 6 {
 					if ip > n-2 {
-						return out, errFastLZ
+						return out, ErrInvalid
 					}
 					l += int(in[ip])
 					ip++
 				}
 				if ip >= n {
-					return out, errFastLZ
+					return out, ErrInvalid
 				}
 				ref -= int(in[ip])
 				ip++
@@ -193,7 +215,7 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 				if l == 6 {
 					for {
 						if ip > n-2 {
-							return out, errFastLZ
+							return out, ErrInvalid
 						}
 						c := in[ip]
 						ip++
@@ -204,14 +226,14 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 					}
 				}
 				if ip >= n {
-					return out, errFastLZ
+					return out, ErrInvalid
 				}
 				c := in[ip]
 				ip++
 				ref -= int(c)
 				if c == 255 && ofs == 31<<8 {
 					if ip >= n-2 {
-						return out, errFastLZ
+						return out, ErrInvalid
 					}
 					ofs = int(in[ip])<<8 | int(in[ip+1])
 					ip += 2
@@ -219,16 +241,16 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 				}
 			}
 			l += 3
-			if len(out)+l > limit || ref < 0 {
-				return out, errFastLZ
+			if len(out)-base+l > limit || ref < base {
+				return out, ErrInvalid
 			}
 			for i := range l { // may overlap: byte by byte
 				out = append(out, out[ref+i])
 			}
 		} else {
 			ctrl++
-			if len(out)+ctrl > limit || ip+ctrl > n {
-				return out, errFastLZ
+			if len(out)-base+ctrl > limit || ip+ctrl > n {
+				return out, ErrInvalid
 			}
 			out = append(out, in[ip:ip+ctrl]...)
 			ip += ctrl
@@ -240,4 +262,19 @@ func fastlzDecompress(in []byte, limit int) ([]byte, error) {
 		ip++
 	}
 	return out, nil
+}
+
+// lzMaxRatio bounds the output of a byte of FastLZ input.
+const lzMaxRatio = 256
+
+// grow returns dst with room for n more bytes: twice its capacity, as
+// append grows it, but no more than most (unless n needs more).
+func grow(dst []byte, n, most int) []byte {
+	if cap(dst)-len(dst) >= n {
+		return dst
+	}
+	c := max(min(max(2*cap(dst), 4096), most), len(dst)+n)
+	b := make([]byte, len(dst), c)
+	copy(b, dst)
+	return b
 }

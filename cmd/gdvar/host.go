@@ -1,0 +1,318 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gdvar/gdvar/enet"
+	"github.com/gdvar/gdvar/enet/godotcompress"
+	"github.com/gdvar/gdvar/gdtext"
+	"github.com/gdvar/gdvar/multiplayer"
+	"github.com/gdvar/gdvar/peer"
+	"github.com/gdvar/gdvar/variant"
+)
+
+const hostUsage = `Usage: gdvar host [--ws ADDR] [--enet ADDR] [--godot 3|4] [--project DIR] [--rpc NODEPATH:METHOD,…]… [flags]
+
+A multiplayer host (peer id 1) that Godot games join with
+WebSocketMultiplayerPeer (Godot 4: create_client; Godot 3: WebSocketClient
+as the network_peer) or over ENet (Godot 4: ENetMultiplayerPeer; Godot 3:
+NetworkedMultiplayerENet; create_client). It relays between clients as the engine's server does
+(server_relay), so several games can play through it, and prints every packet
+it sees, one line each:
+
+  1480974997 -> 1 REMOTE_CALL Lobby.hello("Ada", Vector2(1.5, -2))
+  1480974997 -> 2093 (relay) REMOTE_CALL Main/Player.move(Vector2(3, 4))
+  2093 -> 1 RAW 0a141e
+
+Godot 4 names RPC methods by number: the host knows their names from
+--project (the @rpc functions of the scripts each scene attaches, and the
+autoloads) or --rpc, and prints #N otherwise. Godot 3 sends names. Calls to
+the host itself are checked against the declared modes and then dropped
+(nothing runs them). Connections, disconnections and refused packets are
+reported on standard error. Ctrl-C (SIGINT) or SIGTERM stops.
+
+Flags:
+  --ws ADDR          listen for WebSocket clients (default 127.0.0.1:9082
+                     unless only --enet is given; PORT or :PORT mean
+                     127.0.0.1, 0.0.0.0:PORT every interface)
+  --enet ADDR        listen for ENet clients on UDP ADDR (as --ws); with
+                     --ws too, both kinds of clients share the host
+  --compress MODE    ENet compression, as the games' compression_mode
+                     (Godot 3) or ENetConnection.compress (Godot 4): none,
+                     rangecoder, fastlz, zlib or zstd (default none)
+  --godot 3|4        engine family of the games (default 4)
+  --project DIR      read RPC declarations from the Godot project in DIR
+  --rpc SPEC         declare a node's RPC methods: NODEPATH:METHOD,METHOD,…
+                     (all of them: their sorted order gives the ids); may repeat
+  --allow-objects    accept full Objects in arguments (allow_object_decoding)
+  --max-peers N      most clients at once (default 1024)
+  --max-packet N     largest packet in bytes (default 65536)
+  --idle D           drop a client silent for this long (default 0: never)
+  --max-text N       cut printed arguments after N characters (default 300;
+                     0: never)
+  --hex              print each packet's bytes too
+
+Examples:
+  gdvar host
+  gdvar host --ws 0.0.0.0:9082 --project ~/games/mygame
+  gdvar host --godot 3 --ws 9082
+  gdvar host --godot 3 --enet 0.0.0.0:7777 --compress zstd
+  gdvar host --rpc Lobby:hello,welcome --rpc Main/Player:move
+`
+
+func runHost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return hostMain(ctx, args, stdout, stderr)
+}
+
+// hostMain is gdvar host, until ctx is done.
+func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("host", flag.ContinueOnError)
+	ws := fs.String("ws", "127.0.0.1:9082", "WebSocket address")
+	enetAddr := fs.String("enet", "", "ENet (UDP) address")
+	compress := fs.String("compress", "none", "ENet compression mode")
+	godot := newGodotFlag()
+	fs.Var(godot, "godot", "engine family: 3 or 4")
+	project := fs.String("project", "", "Godot project directory")
+	var specs []string
+	fs.Func("rpc", "NODEPATH:METHOD,…", func(s string) error { specs = append(specs, s); return nil })
+	allow := fs.Bool("allow-objects", false, "accept full objects")
+	maxPeers := fs.Int("max-peers", multiplayer.DefaultMaxPeers, "most clients")
+	maxPacket := fs.Int("max-packet", multiplayer.DefaultMaxPacketSize, "largest packet")
+	idle := fs.Duration("idle", 0, "idle timeout")
+	maxText := fs.Int("max-text", 300, "cut printed arguments")
+	hexOut := fs.Bool("hex", false, "print packet bytes")
+	if err := parseCommandFlags(fs, args, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, hostUsage)
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		usageError(stderr, "host", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
+		return 2
+	}
+	if *maxPeers <= 0 || *maxPacket <= 0 || *maxText < 0 || *idle < 0 {
+		usageError(stderr, "host", errors.New("--max-peers, --max-packet must be positive; --max-text, --idle not negative"))
+		return 2
+	}
+	useWS := true
+	if *enetAddr != "" {
+		useWS = false
+		fs.Visit(func(f *flag.Flag) { useWS = useWS || f.Name == "ws" })
+	}
+	addr, err := listenAddr(*ws)
+	if err != nil {
+		usageError(stderr, "host", err)
+		return 2
+	}
+	var enetListen string
+	if *enetAddr != "" {
+		if enetListen, err = listenAddr(*enetAddr); err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 2
+		}
+	}
+	mode, err := godotcompress.ParseMode(*compress)
+	if err != nil {
+		fmt.Fprintln(stderr, "gdvar host:", err)
+		return 2
+	}
+	fam := godot.family()
+	var nodes []multiplayer.Node
+	if *project != "" {
+		if nodes, err = multiplayer.LoadProject(*project, fam); err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 1
+		}
+		for _, n := range nodes {
+			names := make([]string, len(n.Methods))
+			for i, m := range n.Methods {
+				names[i] = m.Name
+			}
+			fmt.Fprintf(stderr, "gdvar host: %s: %s\n", n.Path, strings.Join(names, ", "))
+		}
+	}
+	for _, s := range specs {
+		n, err := parseRPCSpec(s)
+		if err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 2
+		}
+		nodes = append(nodes, n)
+	}
+	pr := &hostPrinter{w: stdout, maxText: *maxText, hex: *hexOut, text: gdtext.Options{Family: fam}}
+	h, err := multiplayer.NewHost(multiplayer.HostOptions{
+		Godot:        fam,
+		MaxPeers:     *maxPeers,
+		IdleTimeout:  *idle,
+		AllowObjects: *allow,
+		MaxErrors:    -1, // a watching host: log, as the engine does, and keep going
+		Logger:       slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		OnConnect:    func(id multiplayer.PeerID) { pr.note(stderr, "peer %d joined", id) },
+		OnDisconnect: func(id multiplayer.PeerID, err error) {
+			if err != nil {
+				pr.note(stderr, "peer %d left: %v", id, err)
+			} else {
+				pr.note(stderr, "peer %d left", id)
+			}
+		},
+		Observe: pr.event,
+	}, nodes...)
+	if err != nil {
+		fmt.Fprintln(stderr, "gdvar host:", err)
+		return 2
+	}
+	var ls []multiplayer.Listener
+	defer func() {
+		for _, l := range ls {
+			l.Close()
+		}
+	}()
+	if useWS {
+		l, err := multiplayer.ListenWebSocket(ctx, addr, multiplayer.WebSocketOptions{
+			Godot:         fam,
+			MaxPacketSize: *maxPacket,
+			// A development host: web exports may be served from anywhere.
+			Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
+		})
+		if err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 1
+		}
+		ls = append(ls, l)
+		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on ws://%s\n", fam, l.Addr())
+	}
+	if enetListen != "" {
+		l, err := multiplayer.ListenENet(ctx, enetListen, multiplayer.ENetOptions{
+			Godot:       fam,
+			Compression: mode,
+			ENet:        enet.Config{PeerLimit: min(*maxPeers, 4095), MaxPacketSize: *maxPacket + 8}, // Godot 3's header
+		})
+		if err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 1
+		}
+		ls = append(ls, l)
+		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on enet://%s (compression %s)\n", fam, l.Addr(), mode)
+	}
+	var wg sync.WaitGroup
+	for _, l := range ls {
+		wg.Go(func() { h.Serve(ctx, l) })
+	}
+	<-ctx.Done()
+	h.Close()
+	wg.Wait()
+	fmt.Fprintln(stderr, "gdvar host: stopped")
+	return 0
+}
+
+// parseRPCSpec reads NODEPATH:METHOD,METHOD,….
+func parseRPCSpec(s string) (multiplayer.Node, error) {
+	path, list, ok := strings.Cut(s, ":")
+	if !ok || path == "" || list == "" {
+		return multiplayer.Node{}, fmt.Errorf("--rpc %q: want NODEPATH:METHOD,METHOD,…", s)
+	}
+	n := multiplayer.Node{Path: path}
+	for _, m := range strings.Split(list, ",") {
+		if m = strings.TrimSpace(m); m != "" {
+			n.Methods = append(n.Methods, multiplayer.Method{Name: m, Mode: multiplayer.AnyPeer, Transfer: multiplayer.Reliable})
+		}
+	}
+	return n, nil
+}
+
+type hostPrinter struct {
+	mu      sync.Mutex
+	w       io.Writer
+	maxText int
+	hex     bool
+	text    gdtext.Options
+}
+
+func (p *hostPrinter) note(w io.Writer, format string, args ...any) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintf(w, "gdvar host: "+format+"\n", args...)
+}
+
+// event prints one packet the host saw.
+func (p *hostPrinter) event(e *multiplayer.Event) {
+	var b strings.Builder
+	to := "1"
+	if e.Relayed {
+		to = strconv.Itoa(int(e.To)) + " (relay)"
+	}
+	fmt.Fprintf(&b, "%d -> %s %s", e.From, to, e.Packet.Command)
+	pk := &e.Packet
+	switch pk.Command {
+	case multiplayer.CmdRemoteCall, multiplayer.CmdRemoteSet:
+		node := e.Node
+		if node == "" {
+			node = "#" + strconv.FormatUint(uint64(pk.NodeID), 10)
+		}
+		method := e.Method
+		if method == "" {
+			method = "#" + strconv.Itoa(int(pk.Method))
+		}
+		b.WriteString(" " + node + "." + method + "(" + p.args(e.Args) + ")")
+	case multiplayer.CmdSimplifyPath:
+		fmt.Fprintf(&b, " %s as #%d", pk.Path, pk.NodeID)
+	case multiplayer.CmdConfirmPath:
+		if pk.Path != nil {
+			fmt.Fprintf(&b, " %s", pk.Path)
+		} else {
+			fmt.Fprintf(&b, " #%d valid=%v", pk.NodeID, pk.Valid)
+		}
+	case multiplayer.CmdRaw:
+		b.WriteString(" " + p.cut(fmt.Sprintf("%x", pk.Payload)))
+	case multiplayer.CmdSys:
+		fmt.Fprintf(&b, " %s %d", pk.Sys, pk.Peer)
+	}
+	if e.Err != nil {
+		b.WriteString("  REFUSED: " + e.Err.Error())
+	}
+	if p.hex {
+		b.WriteString("  [" + p.cut(fmt.Sprintf("%x", e.Data)) + "]")
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(p.w, b.String())
+}
+
+func (p *hostPrinter) args(args []variant.Value) string {
+	parts := make([]string, len(args))
+	for i, a := range args {
+		t, err := gdtext.Format(a, p.text)
+		if err != nil {
+			t = "?"
+		}
+		parts[i] = t
+	}
+	return p.cut(strings.Join(parts, ", "))
+}
+
+func (p *hostPrinter) cut(s string) string {
+	if p.maxText == 0 || len(s) <= p.maxText {
+		return s
+	}
+	c := p.maxText
+	for c > 0 && s[c]&0xc0 == 0x80 {
+		c--
+	}
+	return s[:c] + fmt.Sprintf("… (%d more bytes)", len(s)-c)
+}

@@ -1,0 +1,193 @@
+package enet
+
+import (
+	"context"
+	"errors"
+	"net"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Throughput on loopback: b.N packets of 64 bytes from a sender to a
+// receiver, each side Go or the C library; the receiver answers a final
+// "done". Reported: packets per second (pkt/s). The Go host runs on the
+// benchmark's process; the C side is testdata/enetpeer.c.
+
+const benchPacket = 64
+
+// goSink serves h until ctx ends, answering "done" with "done".
+func goSink(ctx context.Context, h *Host) {
+	for {
+		ev, err := h.Service(ctx)
+		if err != nil {
+			return
+		}
+		if ev.Type == EventReceive && string(ev.Packet) == "done" {
+			ev.Peer.Send(0, []byte("done"), Reliable)
+		}
+	}
+}
+
+// goSend sends n packets with flags and "done", and waits for the answer.
+func goSend(b *testing.B, h *Host, p *Peer, n int, flags Flags) {
+	data := make([]byte, benchPacket)
+	for i := 0; i < n; i++ {
+		for {
+			err := p.Send(0, data, flags)
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, ErrQueueFull) {
+				b.Fatal(err)
+			}
+			time.Sleep(50 * time.Microsecond)
+		}
+	}
+	p.Send(0, []byte("done"), Reliable)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for {
+		ev, err := h.Service(ctx)
+		if err != nil {
+			b.Fatal("no answer to done: ", err)
+		}
+		if ev.Type == EventReceive && string(ev.Packet) == "done" {
+			return
+		}
+	}
+}
+
+func benchFlags(name string) (Flags, string) {
+	if name == "reliable" {
+		return Reliable, "r"
+	}
+	return 0, "u"
+}
+
+func BenchmarkGoToGo(b *testing.B) {
+	for _, kind := range []string{"reliable", "unreliable"} {
+		b.Run(kind, func(b *testing.B) {
+			flags, _ := benchFlags(kind)
+			srv, err := Listen("udp4", "127.0.0.1:0", nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go goSink(ctx, srv)
+			cli, p, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 0, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cli.Close()
+			b.ReportAllocs()
+			b.SetBytes(benchPacket)
+			b.ResetTimer()
+			start := time.Now()
+			goSend(b, cli, p, b.N, flags)
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pkt/s")
+		})
+	}
+}
+
+func BenchmarkGoToC(b *testing.B) {
+	for _, kind := range []string{"reliable", "unreliable"} {
+		b.Run(kind, func(b *testing.B) {
+			flags, _ := benchFlags(kind)
+			c := startC(b, "server", "0", "-sink", "-seconds", "120")
+			var at int
+			port := strings.Fields(c.waitLine(&at, "listening", 10*time.Second))[1]
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cli.Close()
+			b.ReportAllocs()
+			b.SetBytes(benchPacket)
+			b.ResetTimer()
+			start := time.Now()
+			goSend(b, cli, p, b.N, flags)
+			b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "pkt/s")
+		})
+	}
+}
+
+// benchCSender runs the C library as the sender against addr and returns
+// its packets per second.
+func benchCSender(b *testing.B, port int, n int, cflags string) float64 {
+	c := startC(b, "client", "127.0.0.1", strconv.Itoa(port), "-channels", "1", "-bench", strconv.Itoa(n), strconv.Itoa(benchPacket), cflags, "-seconds", "120")
+	var at int
+	l := c.waitLine(&at, "bench", 120*time.Second)
+	secs, err := strconv.ParseFloat(strings.Fields(l)[2], 64)
+	if err != nil {
+		b.Fatal(l)
+	}
+	return float64(n) / secs
+}
+
+func BenchmarkCToGo(b *testing.B) {
+	for _, kind := range []string{"reliable", "unreliable"} {
+		b.Run(kind, func(b *testing.B) {
+			_, cflags := benchFlags(kind)
+			srv, err := Listen("udp4", "127.0.0.1:0", nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			go goSink(ctx, srv)
+			b.SetBytes(benchPacket)
+			b.ReportMetric(benchCSender(b, srv.LocalAddr().(*net.UDPAddr).Port, max(b.N, 1000), cflags), "pkt/s")
+		})
+	}
+}
+
+func BenchmarkCToC(b *testing.B) {
+	for _, kind := range []string{"reliable", "unreliable"} {
+		b.Run(kind, func(b *testing.B) {
+			_, cflags := benchFlags(kind)
+			c := startC(b, "server", "0", "-sink", "-seconds", "120")
+			var at int
+			port, _ := strconv.Atoi(strings.Fields(c.waitLine(&at, "listening", 10*time.Second))[1])
+			b.SetBytes(benchPacket)
+			b.ReportMetric(benchCSender(b, port, max(b.N, 1000), cflags), "pkt/s")
+		})
+	}
+}
+
+// BenchmarkPeerMemory connects peers (by hand, from sockets of their own)
+// to a Go host and reports the heap the host holds per connected, idle
+// peer, for Godot 3's 3 channels and Godot 4's 255.
+func BenchmarkPeerMemory(b *testing.B) {
+	for _, channels := range []uint32{Godot3ChannelCount, Godot4ChannelCount} {
+		b.Run("channels="+strconv.Itoa(int(channels)), func(b *testing.B) {
+			const peers = 200
+			srv, err := Listen("udp4", "127.0.0.1:0", &Config{PeerLimit: peers})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer srv.Close()
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			for i := 0; i < peers; i++ {
+				r := newRaw(b, srv)
+				r.channels = channels
+				r.handshake()
+			}
+			runtime.GC()
+			runtime.ReadMemStats(&after)
+			if n := len(srv.Peers()); n != peers {
+				b.Fatalf("%d peers connected", n)
+			}
+			b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/peers, "B/peer")
+		})
+	}
+}

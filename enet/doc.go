@@ -1,0 +1,65 @@
+// Package enet is a pure Go implementation of ENet 1.3.x, the reliable UDP
+// protocol of the C library ENet (http://enet.bespin.org) that Godot
+// embeds for ENetMultiplayerPeer (Godot 4) and NetworkedMultiplayerENet
+// (Godot 3). It talks to the C library and to Godot on the wire: the
+// handshake with its connect data, channels, reliable ordered, unreliable
+// sequenced and unsequenced delivery, fragmentation of packets up to
+// MaxPacketSize, acknowledgements and retransmission with ENet's
+// round-trip estimate and timeouts, pings, the packet throttle, bandwidth
+// limits, graceful and forced disconnects, the optional CRC32 checksum and
+// the range coder compression.
+//
+// # Use
+//
+// A Host owns a UDP socket. Listen makes one that peers connect to; Dial
+// makes a client host and connects it; NewHost takes any net.PacketConn.
+// The protocol runs on the host's own goroutines; the application takes
+// what happened with Service, in a loop:
+//
+//	h, err := enet.Listen("udp", ":7777", &enet.Config{PeerLimit: 64})
+//	...
+//	for {
+//		ev, err := h.Service(ctx)
+//		if err != nil {
+//			return err // ctx ended or the host was closed
+//		}
+//		switch ev.Type {
+//		case enet.EventConnect:    // ev.Peer connected; ev.Data is its connect data
+//		case enet.EventReceive:    // ev.Packet arrived on ev.Channel
+//			ev.Peer.Send(ev.Channel, ev.Packet, enet.Reliable)
+//		case enet.EventDisconnect: // ev.Peer is gone; ev.Data is its disconnect data
+//		}
+//	}
+//
+// Peer.Send may be called from any goroutine; it copies the packet and
+// returns at once. Flags select the delivery: Reliable (ordered per
+// channel, resent until acknowledged), 0 (unreliable, sequenced: a packet
+// older than one already delivered on its channel is dropped), or
+// Unsequenced (unreliable, any order, duplicates removed).
+//
+// Host.Broadcast sends to every connected peer. Peer.Disconnect,
+// DisconnectLater and DisconnectNow are ENet's three ways to leave; the
+// peer's Done channel closes when its connection has ended.
+//
+// # Godot
+//
+// godot.go says how Godot uses ENet: the client's peer ID travels as the
+// connect data (NewGodotPeerID, ValidGodotClientID), Godot 4 maps its
+// transfer modes to channels without a packet header (Godot4Channel), and
+// Godot 3 adds an 8-byte header to every packet (AppendGodot3Packet,
+// ParseGodot3Packet, Godot3Notice). Compression is set with
+// Config.Compression (none, ENet's range coder, Godot's zlib) or
+// Config.Compressor (for Godot's FastLZ and Zstandard modes, which package
+// enet/godotcompress provides).
+//
+// # Budgets
+//
+// Everything a peer can make the host hold is bounded: see Config for the
+// defaults. Received packets count against MaxWaitingData (per peer) and
+// MaxHostWaitingData until Service returns them; fragmented packets are
+// kept as the fragments that actually arrived (never allocated from the
+// total length a fragment claims) and assembled only once all their bytes
+// are in; handshakes in progress are capped by MaxPendingConnections and
+// end after HandshakeTimeout. Malformed datagrams and commands are
+// dropped, as ENet drops them.
+package enet

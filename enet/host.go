@@ -1,0 +1,645 @@
+package enet
+
+import (
+	"bytes"
+	"compress/zlib"
+	"context"
+	"errors"
+	"io"
+	"math/rand/v2"
+	"net"
+	"net/netip"
+	"sync"
+	"time"
+)
+
+// Errors returned by the API. They are wrapped with context where useful;
+// compare with errors.Is.
+var (
+	ErrClosed        = errors.New("enet: host closed")
+	ErrNotConnected  = errors.New("enet: peer not connected")
+	ErrNoFreePeer    = errors.New("enet: no free peer slot")
+	ErrChannel       = errors.New("enet: channel out of range")
+	ErrTooLarge      = errors.New("enet: packet larger than MaxPacketSize")
+	ErrQueueFull     = errors.New("enet: outgoing budget of the peer used up")
+	ErrConnectFailed = errors.New("enet: connection failed")
+)
+
+// EventType says what an Event reports.
+type EventType int
+
+const (
+	// EventConnect: a peer connected (it dialed us, or our Connect
+	// completed). Event.Data is the connect data the peer sent
+	// (enet_host_connect's data; 0 on the dialing side).
+	EventConnect EventType = iota + 1
+	// EventDisconnect: a peer disconnected, timed out or was refused.
+	// Event.Data is the data of its DISCONNECT (0 on a timeout).
+	EventDisconnect
+	// EventReceive: a packet arrived. Event.Packet and Event.Channel.
+	EventReceive
+)
+
+func (t EventType) String() string {
+	switch t {
+	case EventConnect:
+		return "connect"
+	case EventDisconnect:
+		return "disconnect"
+	case EventReceive:
+		return "receive"
+	}
+	return "none"
+}
+
+// Event is what Host.Service returns.
+type Event struct {
+	Type    EventType
+	Peer    *Peer
+	Channel uint8
+	// Packet is the received packet; the caller owns it.
+	Packet []byte
+	// Flags says how the packet was sent (Reliable, Unsequenced, or 0 for
+	// unreliable sequenced).
+	Flags Flags
+	// Data is the connect or disconnect data.
+	Data uint32
+
+	cost int
+}
+
+// Flags select how Peer.Send delivers a packet. They are ENet's
+// ENET_PACKET_FLAG_* values.
+type Flags uint32
+
+const (
+	// Reliable packets arrive, in order on their channel. Without it a
+	// packet is unreliable: it may be lost, and one that arrives after a
+	// later one of its channel is dropped.
+	Reliable Flags = 1 << 0
+	// Unsequenced unreliable packets are delivered in whatever order they
+	// arrive (duplicates removed).
+	Unsequenced Flags = 1 << 1
+	// UnreliableFragment sends an unreliable packet larger than one
+	// datagram as unreliable fragments (else its fragments are reliable).
+	UnreliableFragment Flags = 1 << 3
+)
+
+// Host is one ENet endpoint on a UDP socket: it accepts peers, connects to
+// peers, or both. Its protocol runs on goroutines of its own; the
+// application takes events with Service.
+//
+// All methods of Host and Peer are safe for concurrent use.
+type Host struct {
+	cfg        settings
+	conn       net.PacketConn
+	udp        *net.UDPConn // conn, when it is one (allocation-free I/O)
+	start      time.Time
+	compressor Compressor
+
+	mu          sync.Mutex
+	serviceTime uint32
+	peers       []*Peer // slot i holds the peer with incoming ID i, or nil
+	pending     int     // peers in their incoming handshake
+	connected   int     // connectedPeers
+	bwLimited   int     // bandwidthLimitedPeers
+	waiting     int     // bytes charged to MaxHostWaitingData
+	totalQueued uint32
+	bwEpoch     uint32
+	recalcBW    bool
+	events      []Event
+	eventsHead  int
+	dirty       []*Peer
+	dirtySpare  []*Peer
+	closed      bool
+
+	// Datagram assembly, used under mu.
+	packet   []byte
+	zbuf     []byte
+	dbuf     []byte
+	outbox   []datagram
+	freeBufs [][]byte
+	freeCmds []*outCmd
+
+	eventWake chan struct{}
+	sendWake  chan struct{}
+	done      chan struct{}
+	wg        sync.WaitGroup
+
+	// Statistics.
+	stats Stats
+}
+
+// Stats counts a host's traffic and what it dropped.
+type Stats struct {
+	DatagramsReceived uint64
+	DatagramsSent     uint64
+	BytesReceived     uint64
+	BytesSent         uint64
+	// DatagramsDropped counts datagrams ignored whole: too short, unknown
+	// peer, wrong address or session, bad checksum, undecodable.
+	DatagramsDropped uint64
+	// CommandsRefused counts commands refused (malformed, out of window,
+	// over budget); the rest of their datagram is ignored.
+	CommandsRefused uint64
+}
+
+type datagram struct {
+	ap   netip.AddrPort
+	addr net.Addr
+	b    []byte
+}
+
+// NewHost starts a host on conn, which it owns from now on (Close closes
+// it). cfg may be nil for the defaults. Without RefuseConnections, peers
+// may connect to it.
+func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
+	s, err := cfg.settings()
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{
+		cfg:       s,
+		conn:      conn,
+		start:     time.Now(),
+		peers:     make([]*Peer, s.PeerLimit),
+		eventWake: make(chan struct{}, 1),
+		sendWake:  make(chan struct{}, 1),
+		done:      make(chan struct{}),
+	}
+	h.udp, _ = conn.(*net.UDPConn)
+	if h.udp != nil {
+		_ = h.udp.SetReadBuffer(256 * 1024)
+		_ = h.udp.SetWriteBuffer(256 * 1024)
+	}
+	switch {
+	case s.Compressor != nil:
+		h.compressor = s.Compressor
+	case s.Compression == CompressRangeCoder:
+		h.compressor = new(RangeCoder)
+	case s.Compression == CompressZlib:
+		h.compressor = zlibCompressor{}
+	}
+	h.serviceTime = h.now()
+	h.wg.Add(2)
+	go h.readLoop()
+	go h.sendLoop()
+	return h, nil
+}
+
+// Listen opens a UDP socket on address (network "udp", "udp4" or "udp6")
+// and starts a host on it that peers connect to.
+func Listen(network, address string, cfg *Config) (*Host, error) {
+	conn, err := net.ListenPacket(network, address)
+	if err != nil {
+		return nil, err
+	}
+	h, err := NewHost(conn, cfg)
+	if err != nil {
+		conn.Close()
+		return nil, err
+	}
+	return h, nil
+}
+
+// Dial opens a UDP socket, starts a client host on it (one peer and no
+// incoming connections, unless cfg sets a PeerLimit) and connects to address
+// with channels channels and connect data data. It returns when the
+// connection is made, fails, or ctx ends. Close the host when done.
+func Dial(ctx context.Context, network, address string, channels int, data uint32, cfg *Config) (*Host, *Peer, error) {
+	raddr, err := net.ResolveUDPAddr(network, address)
+	if err != nil {
+		return nil, nil, err
+	}
+	laddr := ":0"
+	if raddr.IP.To4() == nil && raddr.IP != nil {
+		laddr = "[::]:0"
+	}
+	conn, err := net.ListenPacket(network, laddr)
+	if err != nil {
+		return nil, nil, err
+	}
+	var c Config
+	if cfg != nil {
+		c = *cfg
+	}
+	if c.PeerLimit == 0 {
+		c.PeerLimit = 1
+		c.RefuseConnections = true
+	}
+	h, err := NewHost(conn, &c)
+	if err != nil {
+		conn.Close()
+		return nil, nil, err
+	}
+	p, err := h.Connect(ctx, raddr, channels, data)
+	if err != nil {
+		h.Close()
+		return nil, nil, err
+	}
+	return h, p, nil
+}
+
+// LocalAddr is the address of the host's socket.
+func (h *Host) LocalAddr() net.Addr { return h.conn.LocalAddr() }
+
+// Stats returns the host's counters.
+func (h *Host) Stats() Stats {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.stats
+}
+
+// Peers returns the peers that are connected now.
+func (h *Host) Peers() []*Peer {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []*Peer
+	for _, p := range h.peers {
+		if p != nil && (p.state == stateConnected || p.state == stateDisconnectLater) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// now is the host's clock: milliseconds since it started, from 1, as
+// ENet's 32-bit service time.
+func (h *Host) now() uint32 {
+	return uint32(time.Since(h.start).Milliseconds()) + 1
+}
+
+// Connect starts a connection to addr asking for channels channels
+// (1..255) and sending data as the connect data, and waits until it is
+// made (the peer is then also reported by an EventConnect), fails, or ctx
+// ends (the attempt is then abandoned).
+func (h *Host) Connect(ctx context.Context, addr net.Addr, channels int, data uint32) (*Peer, error) {
+	p, err := h.ConnectAsync(addr, channels, data)
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-p.connectedCh:
+		return p, nil
+	case <-p.closedCh:
+		return nil, ErrConnectFailed
+	case <-h.done:
+		return nil, ErrClosed
+	case <-ctx.Done():
+		p.Reset()
+		return nil, ctx.Err()
+	}
+}
+
+// ConnectAsync starts a connection as Connect does and returns at once;
+// the outcome is an EventConnect or EventDisconnect for the peer.
+func (h *Host) ConnectAsync(addr net.Addr, channels int, data uint32) (*Peer, error) {
+	if channels < minChannelCount {
+		channels = minChannelCount
+	} else if channels > maxChannelCount {
+		channels = maxChannelCount
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	slot := -1
+	for i, q := range h.peers {
+		if q == nil {
+			slot = i
+			break
+		}
+	}
+	if slot < 0 {
+		return nil, ErrNoFreePeer
+	}
+	p := h.newPeer(uint16(slot))
+	p.setAddr(addr)
+	p.channels = make([]*channel, channels)
+	p.state = stateConnecting
+	p.connectData = data
+	p.connectID = rand.Uint32()
+	if h.cfg.OutgoingBandwidth == 0 {
+		p.windowSize = maxWindowSize
+	} else {
+		p.windowSize = clampWindow(h.cfg.OutgoingBandwidth / windowSizeScale * minWindowSize)
+	}
+	c := command{
+		command:           cmdConnect | flagAcknowledge,
+		channelID:         0xFF,
+		outgoingPeerID:    p.id,
+		incomingSessionID: p.incomingSessionID,
+		outgoingSessionID: p.outgoingSessionID,
+		mtu:               p.mtu,
+		windowSize:        p.windowSize,
+		channelCount:      uint32(channels),
+		incomingBandwidth: h.cfg.IncomingBandwidth,
+		outgoingBandwidth: h.cfg.OutgoingBandwidth,
+		throttleInterval:  p.packetThrottleInterval,
+		throttleAccel:     p.packetThrottleAcceleration,
+		throttleDecel:     p.packetThrottleDeceleration,
+		connectID:         p.connectID,
+		data:              data,
+	}
+	h.peers[slot] = p
+	h.queueOutgoing(p, &c, nil, 0, 0)
+	h.wakeSender()
+	return p, nil
+}
+
+// Service returns the next event, waiting for one until ctx ends or the
+// host is closed. Received packets stay charged to the peer's
+// MaxWaitingData budget until Service returns them, so a host that is not
+// serviced stops accepting data (reliable senders then back off and
+// retransmit) rather than growing without bound.
+func (h *Host) Service(ctx context.Context) (Event, error) {
+	for {
+		h.mu.Lock()
+		if h.eventsHead < len(h.events) {
+			ev := h.events[h.eventsHead]
+			h.events[h.eventsHead] = Event{}
+			h.eventsHead++
+			switch {
+			case h.eventsHead == len(h.events):
+				h.events = h.events[:0]
+				h.eventsHead = 0
+			case h.eventsHead >= 1024 && h.eventsHead > len(h.events)/2:
+				// A reader that never quite catches up: drop the taken
+				// events' room rather than let the queue grow.
+				n := copy(h.events, h.events[h.eventsHead:])
+				clear(h.events[n:])
+				h.events = h.events[:n]
+				h.eventsHead = 0
+			}
+			if ev.cost > 0 {
+				h.waiting -= ev.cost
+				if ev.Peer != nil {
+					ev.Peer.waiting -= ev.cost
+				}
+			}
+			ev.cost = 0
+			h.mu.Unlock()
+			return ev, nil
+		}
+		closed := h.closed
+		h.mu.Unlock()
+		if closed {
+			return Event{}, ErrClosed
+		}
+		select {
+		case <-h.eventWake:
+		case <-h.done:
+		case <-ctx.Done():
+			return Event{}, ctx.Err()
+		}
+	}
+}
+
+// Broadcast sends data to every connected peer, as Peer.Send
+// (enet_host_broadcast). It returns the first error of a peer, after
+// trying them all.
+func (h *Host) Broadcast(ch uint8, data []byte, flags Flags) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var first error
+	shared := append(make([]byte, 0, len(data)), data...)
+	for _, p := range h.peers {
+		if p == nil || p.state != stateConnected {
+			continue
+		}
+		if err := h.send(p, ch, shared, flags, false); err != nil && first == nil {
+			first = err
+		}
+	}
+	h.wakeSender()
+	return first
+}
+
+// Flush sends what is queued now instead of at the next service tick.
+// Sends are flushed by the host's own goroutine soon anyway; Flush is for
+// the moment before Close.
+func (h *Host) Flush() {
+	h.mu.Lock()
+	h.serviceTime = h.now()
+	h.sendOutgoing(false)
+	out := h.takeOutbox()
+	h.mu.Unlock()
+	h.write(out)
+}
+
+// Close disconnects nobody (use Peer.Disconnect first for that), sends
+// what is queued, and closes the socket. Pending Service calls return
+// ErrClosed.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.serviceTime = h.now()
+	h.sendOutgoing(false)
+	out := h.takeOutbox()
+	h.closed = true
+	for _, p := range h.peers {
+		if p != nil {
+			h.resetPeer(p)
+		}
+	}
+	h.mu.Unlock()
+	h.write(out)
+	close(h.done)
+	err := h.conn.Close()
+	h.wg.Wait()
+	return err
+}
+
+func (h *Host) pushEvent(ev Event) {
+	h.events = append(h.events, ev)
+	select {
+	case h.eventWake <- struct{}{}:
+	default:
+	}
+}
+
+func (h *Host) wakeSender() {
+	select {
+	case h.sendWake <- struct{}{}:
+	default:
+	}
+}
+
+func (h *Host) markDirty(p *Peer) {
+	if !p.dirty {
+		p.dirty = true
+		h.dirty = append(h.dirty, p)
+	}
+}
+
+// readLoop reads datagrams and runs them through the protocol.
+func (h *Host) readLoop() {
+	defer h.wg.Done()
+	buf := make([]byte, 65536)
+	for {
+		var n int
+		var ap netip.AddrPort
+		var addr net.Addr
+		var err error
+		if h.udp != nil {
+			n, ap, err = h.udp.ReadFromUDPAddrPort(buf)
+			ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
+		} else {
+			n, addr, err = h.conn.ReadFrom(buf)
+			if ua, ok := addr.(*net.UDPAddr); ok && err == nil {
+				a := ua.AddrPort()
+				ap = netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
+			}
+		}
+		if err != nil {
+			select {
+			case <-h.done:
+				return
+			default:
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				continue
+			}
+			if errors.Is(err, net.ErrClosed) {
+				return
+			}
+			time.Sleep(time.Millisecond) // e.g. ICMP port unreachable
+			continue
+		}
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			return
+		}
+		h.serviceTime = h.now()
+		h.stats.DatagramsReceived++
+		h.stats.BytesReceived += uint64(n)
+		h.handleDatagram(buf[:n], ap, addr)
+		wake := len(h.dirty) > 0
+		h.mu.Unlock()
+		if wake {
+			h.wakeSender()
+		}
+	}
+}
+
+// sendLoop builds and writes datagrams: at once for peers with something
+// new to send, and on every tick for all peers (resends, pings, timeouts,
+// bandwidth throttle).
+func (h *Host) sendLoop() {
+	defer h.wg.Done()
+	t := time.NewTicker(h.cfg.ServiceInterval)
+	defer t.Stop()
+	for {
+		all := false
+		select {
+		case <-h.done:
+			return
+		case <-h.sendWake:
+		case <-t.C:
+			all = true
+		}
+		h.mu.Lock()
+		if h.closed {
+			h.mu.Unlock()
+			return
+		}
+		h.serviceTime = h.now()
+		if all && timeDiff(h.serviceTime, h.bwEpoch) >= bandwidthThrottleInterval {
+			h.bandwidthThrottle()
+		}
+		h.sendOutgoing(all)
+		out := h.takeOutbox()
+		h.mu.Unlock()
+		h.write(out)
+	}
+}
+
+func (h *Host) takeOutbox() []datagram {
+	out := h.outbox
+	h.outbox = nil
+	return out
+}
+
+func (h *Host) write(out []datagram) {
+	var sent, bytes uint64
+	for i := range out {
+		d := &out[i]
+		var err error
+		switch {
+		case h.udp != nil && d.ap.IsValid():
+			_, err = h.udp.WriteToUDPAddrPort(d.b, d.ap)
+		case d.addr != nil:
+			_, err = h.conn.WriteTo(d.b, d.addr)
+		default:
+			_, err = h.conn.WriteTo(d.b, net.UDPAddrFromAddrPort(d.ap))
+		}
+		if err == nil {
+			sent++
+			bytes += uint64(len(d.b))
+		}
+	}
+	h.mu.Lock()
+	h.stats.DatagramsSent += sent
+	h.stats.BytesSent += bytes
+	for i := range out {
+		if len(h.freeBufs) < 256 {
+			h.freeBufs = append(h.freeBufs, out[i].b[:0])
+		}
+		out[i] = datagram{}
+	}
+	if h.outbox == nil {
+		h.outbox = out[:0]
+	}
+	h.mu.Unlock()
+}
+
+func (h *Host) newBuf() []byte {
+	if n := len(h.freeBufs); n > 0 {
+		b := h.freeBufs[n-1]
+		h.freeBufs = h.freeBufs[:n-1]
+		return b
+	}
+	return make([]byte, 0, maxMTU+8)
+}
+
+// zlibCompressor is Godot's COMPRESS_ZLIB: one zlib stream per body.
+type zlibCompressor struct{}
+
+func (zlibCompressor) Compress(dst, src []byte, limit int) []byte {
+	var b bytes.Buffer
+	w := zlib.NewWriter(&b)
+	w.Write(src)
+	w.Close()
+	if b.Len() > limit {
+		return nil
+	}
+	return append(dst, b.Bytes()...)
+}
+
+func (zlibCompressor) Decompress(dst, src []byte, limit int) ([]byte, bool) {
+	r, err := zlib.NewReader(bytes.NewReader(src))
+	if err != nil {
+		return dst, false
+	}
+	start := len(dst)
+	var chunk [4096]byte
+	for {
+		n, err := r.Read(chunk[:])
+		if len(dst)-start+n > limit {
+			return dst, false
+		}
+		dst = append(dst, chunk[:n]...)
+		if err == io.EOF {
+			return dst, true
+		}
+		if err != nil {
+			return dst, false
+		}
+	}
+}

@@ -1,0 +1,1026 @@
+package enet
+
+import (
+	"encoding/binary"
+	"net"
+	"net/netip"
+)
+
+// handleDatagram is enet_protocol_handle_incoming_commands: it checks one
+// datagram's header and runs its commands until the first bad one.
+func (h *Host) handleDatagram(b []byte, ap netip.AddrPort, addr net.Addr) {
+	var hd header
+	if !parseHeader(b, h.cfg.Checksum, &hd) {
+		h.stats.DatagramsDropped++
+		return
+	}
+	var p *Peer
+	if hd.peerID != maxPeerID {
+		if int(hd.peerID) >= len(h.peers) {
+			h.stats.DatagramsDropped++
+			return
+		}
+		p = h.peers[hd.peerID]
+		if p == nil || p.state == stateDisconnected || p.state == stateZombie ||
+			!p.sameAddr(ap, addr) ||
+			(p.outgoingPeerID < maxPeerID && hd.sessionID != p.incomingSessionID) {
+			h.stats.DatagramsDropped++
+			return
+		}
+	}
+	if hd.flags&headerFlagCompress != 0 {
+		if h.compressor == nil {
+			h.stats.DatagramsDropped++
+			return
+		}
+		out := append(h.dbuf[:0], b[:hd.size]...)
+		out, ok := h.compressor.Decompress(out, b[hd.size:], maxMTU-hd.size)
+		h.dbuf = out[:0]
+		if !ok || len(out) == hd.size {
+			h.stats.DatagramsDropped++
+			return
+		}
+		b = out
+	}
+	if h.cfg.Checksum {
+		var seed [4]byte
+		if p != nil {
+			binary.LittleEndian.PutUint32(seed[:], p.connectID)
+		}
+		sumAt := hd.size - 4
+		if enetCRC32(b[:sumAt], seed[:], b[hd.size:]) != hd.checksum {
+			h.stats.DatagramsDropped++
+			return
+		}
+	}
+	if p != nil {
+		p.setAddrFrom(ap, addr)
+		p.incomingDataTotal += uint32(len(b))
+	}
+	data := b[hd.size:]
+	var c command
+	for len(data) > 0 {
+		if len(data) < 4 {
+			break
+		}
+		n := data[0] & commandMask
+		if n >= cmdCount {
+			break
+		}
+		size := commandSizes[n]
+		if size == 0 || len(data) < size {
+			break
+		}
+		decodeCommand(data, &c)
+		data = data[size:]
+		if p == nil && n != cmdConnect {
+			break
+		}
+		var payload []byte
+		switch n {
+		case cmdSendReliable, cmdSendUnreliable, cmdSendUnsequenced, cmdSendFragment, cmdSendUnreliableFragment:
+			l := int(c.dataLength)
+			if l > len(data) || l > h.cfg.MaxPacketSize {
+				h.stats.CommandsRefused++
+				return
+			}
+			payload = data[:l]
+			data = data[l:]
+		}
+		ok := true
+		switch n {
+		case cmdAcknowledge:
+			ok = h.handleAcknowledge(p, &c)
+		case cmdConnect:
+			if p != nil {
+				ok = false
+				break
+			}
+			p = h.handleConnect(&c, ap, addr)
+			ok = p != nil
+		case cmdVerifyConnect:
+			ok = h.handleVerifyConnect(p, &c)
+		case cmdDisconnect:
+			h.handleDisconnect(p, &c)
+		case cmdPing:
+			ok = p.state == stateConnected || p.state == stateDisconnectLater
+		case cmdSendReliable:
+			ok = h.handleSendReliable(p, &c, payload)
+		case cmdSendUnreliable:
+			ok = h.handleSendUnreliable(p, &c, payload)
+		case cmdSendUnsequenced:
+			ok = h.handleSendUnsequenced(p, &c, payload)
+		case cmdSendFragment:
+			ok = h.handleSendFragment(p, &c, payload)
+		case cmdSendUnreliableFragment:
+			ok = h.handleSendUnreliableFragment(p, &c, payload)
+		case cmdBandwidthLimit:
+			ok = h.handleBandwidthLimit(p, &c)
+		case cmdThrottleConfigure:
+			ok = p.state == stateConnected || p.state == stateDisconnectLater
+			if ok {
+				p.packetThrottleInterval = c.throttleInterval
+				p.packetThrottleAcceleration = c.throttleAccel
+				p.packetThrottleDecel(c.throttleDecel)
+			}
+		default:
+			ok = false
+		}
+		if !ok {
+			h.stats.CommandsRefused++
+			return
+		}
+		if p != nil && c.command&flagAcknowledge != 0 {
+			if hd.flags&headerFlagSentTime == 0 {
+				break
+			}
+			switch p.state {
+			case stateDisconnecting, stateAcknowledgingConnect, stateDisconnected, stateZombie:
+			case stateAcknowledgingDisconnect:
+				if n == cmdDisconnect {
+					h.queueAck(p, &c, hd.sentTime)
+				}
+			default:
+				h.queueAck(p, &c, hd.sentTime)
+			}
+		}
+	}
+}
+
+func (p *Peer) packetThrottleDecel(v uint32) { p.packetThrottleDeceleration = v }
+
+func (p *Peer) setAddrFrom(ap netip.AddrPort, addr net.Addr) {
+	if ap.IsValid() {
+		p.ap = ap
+	} else if addr != nil {
+		p.addr = addr
+	}
+}
+
+func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer {
+	if h.cfg.RefuseConnections {
+		return nil
+	}
+	channelCount := c.channelCount
+	if channelCount < minChannelCount || channelCount > maxChannelCount {
+		return nil
+	}
+	slot := -1
+	duplicates := 0
+	for i, q := range h.peers {
+		if q == nil {
+			if slot < 0 {
+				slot = i
+			}
+			continue
+		}
+		if q.state != stateConnecting && q.sameIP(ap, addr) {
+			if q.sameAddr(ap, addr) && q.connectID == c.connectID {
+				return nil // a resent CONNECT of a handshake in progress
+			}
+			duplicates++
+		}
+	}
+	if slot < 0 || duplicates >= h.cfg.MaxPeersPerIP || h.pending >= h.cfg.MaxPendingConnections {
+		return nil
+	}
+	if channelCount > uint32(h.cfg.ChannelLimit) {
+		channelCount = uint32(h.cfg.ChannelLimit)
+	}
+	p := h.newPeer(uint16(slot))
+	if ap.IsValid() {
+		p.ap = ap
+	} else {
+		p.setAddr(addr)
+	}
+	p.channels = make([]*channel, channelCount)
+	p.state = stateAcknowledgingConnect
+	p.pending = true
+	h.pending++
+	p.handshake = h.serviceTime
+	p.connectID = c.connectID
+	p.outgoingPeerID = c.outgoingPeerID
+	p.incomingBandwidth = c.incomingBandwidth
+	p.outgoingBandwidth = c.outgoingBandwidth
+	p.packetThrottleInterval = c.throttleInterval
+	p.packetThrottleAcceleration = c.throttleAccel
+	p.packetThrottleDeceleration = c.throttleDecel
+	p.eventData = c.data
+	p.connectData = c.data
+
+	in := c.incomingSessionID
+	if in == 0xFF {
+		in = p.outgoingSessionID
+	}
+	in = (in + 1) & (headerSessionMask >> headerSessionShift)
+	if in == p.outgoingSessionID {
+		in = (in + 1) & (headerSessionMask >> headerSessionShift)
+	}
+	p.outgoingSessionID = in
+	out := c.outgoingSessionID
+	if out == 0xFF {
+		out = p.incomingSessionID
+	}
+	out = (out + 1) & (headerSessionMask >> headerSessionShift)
+	if out == p.incomingSessionID {
+		out = (out + 1) & (headerSessionMask >> headerSessionShift)
+	}
+	p.incomingSessionID = out
+
+	mtu := min(max(c.mtu, minMTU), maxMTU)
+	if mtu < p.mtu {
+		p.mtu = mtu
+	}
+	hostOut := h.cfg.OutgoingBandwidth
+	switch {
+	case hostOut == 0 && p.incomingBandwidth == 0:
+		p.windowSize = maxWindowSize
+	case hostOut == 0 || p.incomingBandwidth == 0:
+		p.windowSize = max(hostOut, p.incomingBandwidth) / windowSizeScale * minWindowSize
+	default:
+		p.windowSize = min(hostOut, p.incomingBandwidth) / windowSizeScale * minWindowSize
+	}
+	p.windowSize = clampWindow(p.windowSize)
+	var windowSize uint32
+	if h.cfg.IncomingBandwidth == 0 {
+		windowSize = maxWindowSize
+	} else {
+		windowSize = h.cfg.IncomingBandwidth / windowSizeScale * minWindowSize
+	}
+	if windowSize > c.windowSize {
+		windowSize = c.windowSize
+	}
+	windowSize = clampWindow(windowSize)
+
+	h.peers[slot] = p
+	v := command{
+		command:           cmdVerifyConnect | flagAcknowledge,
+		channelID:         0xFF,
+		outgoingPeerID:    p.id,
+		incomingSessionID: in,
+		outgoingSessionID: out,
+		mtu:               p.mtu,
+		windowSize:        windowSize,
+		channelCount:      channelCount,
+		incomingBandwidth: h.cfg.IncomingBandwidth,
+		outgoingBandwidth: h.cfg.OutgoingBandwidth,
+		throttleInterval:  p.packetThrottleInterval,
+		throttleAccel:     p.packetThrottleAcceleration,
+		throttleDecel:     p.packetThrottleDeceleration,
+		connectID:         p.connectID,
+	}
+	h.queueOutgoing(p, &v, nil, 0, 0)
+	return p
+}
+
+func (h *Host) handleVerifyConnect(p *Peer, c *command) bool {
+	if p.state != stateConnecting {
+		return true
+	}
+	if c.channelCount < minChannelCount || c.channelCount > maxChannelCount ||
+		c.throttleInterval != p.packetThrottleInterval ||
+		c.throttleAccel != p.packetThrottleAcceleration ||
+		c.throttleDecel != p.packetThrottleDeceleration ||
+		c.connectID != p.connectID {
+		p.eventData = 0
+		h.zombie(p)
+		return false
+	}
+	h.removeSentReliable(p, 1, 0xFF)
+	if int(c.channelCount) < len(p.channels) {
+		p.channels = p.channels[:c.channelCount]
+	}
+	p.outgoingPeerID = c.outgoingPeerID
+	p.incomingSessionID = c.incomingSessionID
+	p.outgoingSessionID = c.outgoingSessionID
+	mtu := min(max(c.mtu, minMTU), maxMTU)
+	if mtu < p.mtu {
+		p.mtu = mtu
+	}
+	w := clampWindow(c.windowSize)
+	if w < p.windowSize {
+		p.windowSize = w
+	}
+	p.incomingBandwidth = c.incomingBandwidth
+	p.outgoingBandwidth = c.outgoingBandwidth
+	h.notifyConnect(p)
+	return true
+}
+
+func (h *Host) handleBandwidthLimit(p *Peer, c *command) bool {
+	if p.state != stateConnected && p.state != stateDisconnectLater {
+		return false
+	}
+	if p.incomingBandwidth != 0 {
+		h.bwLimited--
+	}
+	p.incomingBandwidth = c.incomingBandwidth
+	p.outgoingBandwidth = c.outgoingBandwidth
+	if p.incomingBandwidth != 0 {
+		h.bwLimited++
+	}
+	hostOut := h.cfg.OutgoingBandwidth
+	switch {
+	case p.incomingBandwidth == 0 && hostOut == 0:
+		p.windowSize = maxWindowSize
+	case p.incomingBandwidth == 0 || hostOut == 0:
+		p.windowSize = max(p.incomingBandwidth, hostOut) / windowSizeScale * minWindowSize
+	default:
+		p.windowSize = min(p.incomingBandwidth, hostOut) / windowSizeScale * minWindowSize
+	}
+	p.windowSize = clampWindow(p.windowSize)
+	return true
+}
+
+func (h *Host) handleDisconnect(p *Peer, c *command) {
+	if p.state == stateDisconnected || p.state == stateZombie || p.state == stateAcknowledgingDisconnect {
+		return
+	}
+	h.resetQueues(p)
+	switch {
+	case p.state == stateConnectionSucceeded || p.state == stateDisconnecting || p.state == stateConnecting:
+		p.eventData = c.data
+		h.zombie(p)
+	case p.state != stateConnected && p.state != stateDisconnectLater:
+		if p.state == stateConnectionPending {
+			h.recalcBW = true
+		}
+		h.resetPeer(p)
+	case c.command&flagAcknowledge != 0:
+		h.changeState(p, stateAcknowledgingDisconnect)
+		p.eventData = c.data
+	default:
+		p.eventData = c.data
+		h.zombie(p)
+	}
+}
+
+func (h *Host) handleAcknowledge(p *Peer, c *command) bool {
+	if p.state == stateDisconnected || p.state == stateZombie {
+		return true
+	}
+	now := h.serviceTime
+	sent := uint32(c.receivedSentTime) | now&0xFFFF0000
+	if sent&0x8000 > now&0x8000 {
+		sent -= 0x10000
+	}
+	if timeLess(now, sent) {
+		return true
+	}
+	rtt := max(timeDiff(now, sent), 1)
+	if p.lastReceiveTime > 0 {
+		h.throttle(p, rtt)
+		p.roundTripTimeVariance -= p.roundTripTimeVariance / 4
+		if rtt >= p.roundTripTime {
+			d := rtt - p.roundTripTime
+			p.roundTripTimeVariance += d / 4
+			p.roundTripTime += d / 8
+		} else {
+			d := p.roundTripTime - rtt
+			p.roundTripTimeVariance += d / 4
+			p.roundTripTime -= d / 8
+		}
+	} else {
+		p.roundTripTime = rtt
+		p.roundTripTimeVariance = (rtt + 1) / 2
+	}
+	if p.roundTripTime < p.lowestRoundTripTime {
+		p.lowestRoundTripTime = p.roundTripTime
+	}
+	if p.roundTripTimeVariance > p.highestRTTVariance {
+		p.highestRTTVariance = p.roundTripTimeVariance
+	}
+	if p.packetThrottleEpoch == 0 || timeDiff(now, p.packetThrottleEpoch) >= p.packetThrottleInterval {
+		p.lastRoundTripTime = p.lowestRoundTripTime
+		p.lastRoundTripTimeVariance = max(p.highestRTTVariance, 1)
+		p.lowestRoundTripTime = p.roundTripTime
+		p.highestRTTVariance = p.roundTripTimeVariance
+		p.packetThrottleEpoch = now
+	}
+	p.lastReceiveTime = max(now, 1)
+	p.earliestTimeout = 0
+
+	number := h.removeSentReliable(p, c.receivedSeq, c.channelID)
+	if len(p.outgoingSendReliable) > 0 || len(p.outgoing) > 0 {
+		h.markDirty(p) // the window has room again
+	}
+	switch p.state {
+	case stateAcknowledgingConnect:
+		if number != cmdVerifyConnect {
+			return false
+		}
+		h.notifyConnect(p)
+	case stateDisconnecting:
+		if number != cmdDisconnect {
+			return false
+		}
+		h.notifyDisconnect(p)
+	case stateDisconnectLater:
+		if !p.hasOutgoing() {
+			h.disconnect(p, p.eventData)
+		}
+	}
+	return true
+}
+
+// throttle is enet_peer_throttle.
+func (h *Host) throttle(p *Peer, rtt uint32) {
+	switch {
+	case p.lastRoundTripTime <= p.lastRoundTripTimeVariance:
+		p.packetThrottle = p.packetThrottleLimit
+	case rtt <= p.lastRoundTripTime:
+		p.packetThrottle += p.packetThrottleAcceleration
+		if p.packetThrottle > p.packetThrottleLimit {
+			p.packetThrottle = p.packetThrottleLimit
+		}
+	case rtt > p.lastRoundTripTime+2*p.lastRoundTripTimeVariance:
+		if p.packetThrottle > p.packetThrottleDeceleration {
+			p.packetThrottle -= p.packetThrottleDeceleration
+		} else {
+			p.packetThrottle = 0
+		}
+	}
+}
+
+// removeSentReliable is enet_protocol_remove_sent_reliable_command; it
+// returns the number of the acknowledged command, or cmdNone.
+func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
+	var oc *outCmd
+	wasSent := true
+	idx := -1
+	for i, o := range p.sentReliable {
+		if o.reliableSeq == seq && o.cmd.channelID == channelID {
+			oc, idx = o, i
+			break
+		}
+	}
+	var list *[]*outCmd
+	if oc == nil {
+		wasSent = false
+		find := func(l *[]*outCmd) bool {
+			for i, o := range *l {
+				if o.cmd.command&flagAcknowledge == 0 {
+					continue
+				}
+				if o.sendAttempts < 1 {
+					break
+				}
+				if o.reliableSeq == seq && o.cmd.channelID == channelID {
+					oc, idx, list = o, i, l
+					return true
+				}
+			}
+			return false
+		}
+		if !find(&p.outgoing) {
+			find(&p.outgoingSendReliable)
+		}
+		if oc == nil {
+			return cmdNone
+		}
+	} else {
+		list = &p.sentReliable
+	}
+	if int(channelID) < len(p.channels) {
+		ch := p.channel(channelID)
+		w := seq / reliableWindowSize
+		if ch.reliableWindows[w] > 0 {
+			ch.reliableWindows[w]--
+			if ch.reliableWindows[w] == 0 {
+				ch.usedReliableWindows &^= 1 << w
+			}
+		}
+	}
+	number := oc.cmd.number()
+	l := *list
+	if idx == 0 {
+		l[0] = nil
+		*list = l[1:]
+	} else {
+		copy(l[idx:], l[idx+1:])
+		l[len(l)-1] = nil
+		*list = l[:len(l)-1]
+	}
+	if oc.data != nil {
+		if wasSent {
+			p.reliableDataInTransit -= oc.fragmentLength
+		}
+		p.queued -= oc.cost
+	}
+	h.recycle(oc)
+	if len(p.sentReliable) > 0 {
+		f := p.sentReliable[0]
+		p.nextTimeout = f.sentTime + f.roundTripTimeout
+	}
+	return number
+}
+
+// queueAck is enet_peer_queue_acknowledgement.
+func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
+	if int(c.channelID) < len(p.channels) {
+		ch := p.channel(c.channelID)
+		w := c.seq / reliableWindowSize
+		cur := ch.incomingReliableSeq / reliableWindowSize
+		if c.seq < ch.incomingReliableSeq {
+			w += reliableWindows
+		}
+		if w >= cur+freeReliableWindows-1 && w <= cur+freeReliableWindows {
+			return
+		}
+	}
+	// The acknowledgements of one datagram are bounded by its commands;
+	// a peer that is never sent to (no flush) cannot make them grow.
+	if len(p.acks) >= 4096 {
+		return
+	}
+	p.outgoingDataTotal += uint32(commandSizes[cmdAcknowledge])
+	p.acks = append(p.acks, ack{sentTime: sentTime, command: c.command, channelID: c.channelID, seq: c.seq})
+	h.markDirty(p)
+}
+
+func (h *Host) connectedForData(p *Peer, c *command) bool {
+	return int(c.channelID) < len(p.channels) && (p.state == stateConnected || p.state == stateDisconnectLater)
+}
+
+func (h *Host) handleSendReliable(p *Peer, c *command, payload []byte) bool {
+	if !h.connectedForData(p, c) {
+		return false
+	}
+	return h.queueIncoming(p, c, payload, Reliable, 0) >= 0
+}
+
+func (h *Host) handleSendUnreliable(p *Peer, c *command, payload []byte) bool {
+	if !h.connectedForData(p, c) {
+		return false
+	}
+	return h.queueIncoming(p, c, payload, 0, 0) >= 0
+}
+
+func (h *Host) handleSendUnsequenced(p *Peer, c *command, payload []byte) bool {
+	if !h.connectedForData(p, c) {
+		return false
+	}
+	group := uint32(c.seq2)
+	index := group % unsequencedWindowSize
+	if group < uint32(p.incomingUnsequencedGroup) {
+		group += 0x10000
+	}
+	if group >= uint32(p.incomingUnsequencedGroup)+freeUnsequencedWindows*unsequencedWindowSize {
+		return true
+	}
+	group &= 0xFFFF
+	if uint16(group-index) != p.incomingUnsequencedGroup {
+		p.incomingUnsequencedGroup = uint16(group - index)
+		p.unsequencedWindow = [unsequencedWindowSize / 32]uint32{}
+	} else if p.unsequencedWindow[index/32]&(1<<(index%32)) != 0 {
+		return true
+	}
+	if h.queueIncoming(p, c, payload, Unsequenced, 0) < 0 {
+		return false
+	}
+	p.unsequencedWindow[index/32] |= 1 << (index % 32)
+	return true
+}
+
+// fragmentChecks validates a fragment's fields as ENet does.
+func (h *Host) fragmentChecks(c *command) bool {
+	return c.dataLength > 0 &&
+		c.fragmentCount <= maxFragmentCount &&
+		c.fragmentNumber < c.fragmentCount &&
+		int64(c.totalLength) <= int64(h.cfg.MaxPacketSize) &&
+		c.totalLength >= c.fragmentCount &&
+		c.fragmentOffset < c.totalLength &&
+		uint32(c.dataLength) <= c.totalLength-c.fragmentOffset
+}
+
+func (h *Host) handleSendFragment(p *Peer, c *command, payload []byte) bool {
+	if !h.connectedForData(p, c) || c.dataLength == 0 {
+		return false
+	}
+	ch := p.channel(c.channelID)
+	start := c.seq2
+	if !inReliableWindow(start, ch.incomingReliableSeq) {
+		return true
+	}
+	if !h.fragmentChecks(c) {
+		return false
+	}
+	var startCmd *inCmd
+	for i := len(ch.incomingReliable) - 1; i >= 0; i-- {
+		ic := ch.incomingReliable[i]
+		if start >= ch.incomingReliableSeq {
+			if ic.reliableSeq < ch.incomingReliableSeq {
+				continue
+			}
+		} else if ic.reliableSeq >= ch.incomingReliableSeq {
+			break
+		}
+		if ic.reliableSeq <= start {
+			if ic.reliableSeq < start {
+				break
+			}
+			if ic.cmd.number() != cmdSendFragment || c.totalLength != ic.totalLength || c.fragmentCount != ic.fragmentCount {
+				return false
+			}
+			startCmd = ic
+			break
+		}
+	}
+	if startCmd == nil {
+		hc := *c
+		hc.seq = start
+		var st int
+		startCmd, st = h.queueFragmentStart(p, &hc, Reliable)
+		if st < 0 {
+			return false
+		}
+		if startCmd == nil {
+			return true
+		}
+	}
+	return h.addFragment(p, ch, startCmd, c, payload)
+}
+
+func (h *Host) handleSendUnreliableFragment(p *Peer, c *command, payload []byte) bool {
+	if !h.connectedForData(p, c) || c.dataLength == 0 {
+		return false
+	}
+	ch := p.channel(c.channelID)
+	rseq := c.seq
+	start := c.seq2
+	if !inReliableWindow(rseq, ch.incomingReliableSeq) {
+		return true
+	}
+	if rseq == ch.incomingReliableSeq && start <= ch.incomingUnreliableSeq {
+		return true
+	}
+	if !h.fragmentChecks(c) {
+		return false
+	}
+	var startCmd *inCmd
+	for i := len(ch.incomingUnreliable) - 1; i >= 0; i-- {
+		ic := ch.incomingUnreliable[i]
+		if rseq >= ch.incomingReliableSeq {
+			if ic.reliableSeq < ch.incomingReliableSeq {
+				continue
+			}
+		} else if ic.reliableSeq >= ch.incomingReliableSeq {
+			break
+		}
+		if ic.reliableSeq < rseq {
+			break
+		}
+		if ic.reliableSeq > rseq {
+			continue
+		}
+		if ic.unreliableSeq <= start {
+			if ic.unreliableSeq < start {
+				break
+			}
+			if ic.cmd.number() != cmdSendUnreliableFragment || c.totalLength != ic.totalLength || c.fragmentCount != ic.fragmentCount {
+				return false
+			}
+			startCmd = ic
+			break
+		}
+	}
+	if startCmd == nil {
+		var st int
+		startCmd, st = h.queueFragmentStart(p, c, UnreliableFragment)
+		if st < 0 {
+			return false
+		}
+		if startCmd == nil {
+			return true
+		}
+	}
+	return h.addFragment(p, ch, startCmd, c, payload)
+}
+
+// queueFragmentStart queues the incoming command that collects a
+// fragmented packet. Its memory grows with the fragments that arrive:
+// the bitmap of received fragments (fragmentCount/8 bytes) and the
+// fragments' data are charged to the budgets, not totalLength.
+func (h *Host) queueFragmentStart(p *Peer, c *command, flags Flags) (*inCmd, int) {
+	ic, st := h.queueIncomingCmd(p, c, nil, flags, c.fragmentCount)
+	return ic, st
+}
+
+// addFragment stores one fragment; when the last one is in, the packet is
+// assembled (its fragments must cover exactly totalLength bytes).
+func (h *Host) addFragment(p *Peer, ch *channel, ic *inCmd, c *command, payload []byte) bool {
+	n := c.fragmentNumber
+	if ic.fragmentsRemaining == 0 || ic.fragments[n/32]&(1<<(n%32)) != 0 {
+		return true // a duplicate, or a fragment of a packet already complete
+	}
+	cost := len(payload) + 32
+	if p.waiting+cost > h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting+cost > h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize {
+		return false
+	}
+	if ic.received+uint32(len(payload)) > ic.totalLength {
+		// More bytes than the packet has: not what an ENet sender does.
+		return false
+	}
+	ic.fragmentsRemaining--
+	ic.fragments[n/32] |= 1 << (n % 32)
+	ic.pieces = append(ic.pieces, piece{offset: c.fragmentOffset, data: append([]byte(nil), payload...)})
+	ic.received += uint32(len(payload))
+	ic.cost += cost
+	p.waiting += cost
+	h.waiting += cost
+	if ic.fragmentsRemaining > 0 {
+		return true
+	}
+	if ic.received != ic.totalLength {
+		// Complete but with gaps: refuse the packet by ending the
+		// connection, as its channel could never go on.
+		h.forceDisconnect(p)
+		return false
+	}
+	data := make([]byte, ic.totalLength)
+	for _, pc := range ic.pieces {
+		copy(data[pc.offset:], pc.data)
+	}
+	ic.data = data
+	ic.pieces = nil
+	ic.fragments = nil
+	newCost := int(ic.totalLength) + inCmdOverhead
+	h.release(p, ic.cost-newCost)
+	ic.cost = newCost
+	if ic.cmd.number() == cmdSendFragment {
+		h.dispatchReliable(p, ch)
+	} else {
+		h.dispatchUnreliable(p, ch, nil)
+	}
+	return true
+}
+
+// forceDisconnect ends a connection whose peer broke the protocol.
+func (h *Host) forceDisconnect(p *Peer) {
+	c := command{command: cmdDisconnect | flagUnsequenced, channelID: 0xFF}
+	h.resetQueues(p)
+	h.queueOutgoing(p, &c, nil, 0, 0)
+	h.sendPeer(p, false)
+	p.eventData = 0
+	h.zombie(p)
+}
+
+// queueIncoming queues a received packet: 1 queued, 0 discarded (a
+// duplicate or out of order), -1 refused.
+func (h *Host) queueIncoming(p *Peer, c *command, data []byte, flags Flags, fragmentCount uint32) int {
+	_, st := h.queueIncomingCmd(p, c, data, flags, fragmentCount)
+	return st
+}
+
+// queueIncomingCmd is enet_peer_queue_incoming_command.
+func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, fragmentCount uint32) (*inCmd, int) {
+	ch := p.channel(c.channelID)
+	var rseq, useq uint16
+	number := c.number()
+	discard := func() (*inCmd, int) {
+		if fragmentCount > 0 {
+			return nil, -1
+		}
+		return nil, 0
+	}
+	if p.state == stateDisconnectLater {
+		return discard()
+	}
+	if number != cmdSendUnsequenced {
+		rseq = c.seq
+		if !inReliableWindow(rseq, ch.incomingReliableSeq) {
+			return discard()
+		}
+	}
+	var list *[]*inCmd
+	insert := 0
+	switch number {
+	case cmdSendFragment, cmdSendReliable:
+		if rseq == ch.incomingReliableSeq {
+			return discard()
+		}
+		list = &ch.incomingReliable
+		i := len(*list) - 1
+		for ; i >= 0; i-- {
+			ic := (*list)[i]
+			if rseq >= ch.incomingReliableSeq {
+				if ic.reliableSeq < ch.incomingReliableSeq {
+					continue
+				}
+			} else if ic.reliableSeq >= ch.incomingReliableSeq {
+				break
+			}
+			if ic.reliableSeq <= rseq {
+				if ic.reliableSeq < rseq {
+					break
+				}
+				return discard()
+			}
+		}
+		insert = i + 1
+	case cmdSendUnreliable, cmdSendUnreliableFragment:
+		useq = c.seq2
+		if rseq == ch.incomingReliableSeq && useq <= ch.incomingUnreliableSeq {
+			return discard()
+		}
+		list = &ch.incomingUnreliable
+		i := len(*list) - 1
+		for ; i >= 0; i-- {
+			ic := (*list)[i]
+			if ic.cmd.number() == cmdSendUnsequenced {
+				continue
+			}
+			if rseq >= ch.incomingReliableSeq {
+				if ic.reliableSeq < ch.incomingReliableSeq {
+					continue
+				}
+			} else if ic.reliableSeq >= ch.incomingReliableSeq {
+				break
+			}
+			if ic.reliableSeq < rseq {
+				break
+			}
+			if ic.reliableSeq > rseq {
+				continue
+			}
+			if ic.unreliableSeq <= useq {
+				if ic.unreliableSeq < useq {
+					break
+				}
+				return discard()
+			}
+		}
+		insert = i + 1
+	case cmdSendUnsequenced:
+		list = &ch.incomingUnreliable
+		insert = len(*list)
+	default:
+		return discard()
+	}
+	// Over the budget, only the packet a channel waits for next is taken
+	// (up to one more MaxPacketSize), so that a gap can always be filled.
+	soft := p.waiting >= h.cfg.MaxWaitingData || h.waiting >= h.cfg.MaxHostWaitingData
+	if soft {
+		next := (number == cmdSendReliable || number == cmdSendFragment) && rseq == ch.incomingReliableSeq+1
+		if !next || p.waiting >= h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting >= h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize {
+			return nil, -1
+		}
+	}
+	if number == cmdSendReliable && len(ch.incomingReliable) == 0 && rseq == ch.incomingReliableSeq+1 {
+		// The packet the channel waits for, nothing behind it: deliver
+		// it at once, as dispatchReliable would.
+		cost := inCmdOverhead + len(data)
+		p.waiting += cost
+		h.waiting += cost
+		ch.incomingReliableSeq = rseq
+		ch.incomingUnreliableSeq = 0
+		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: append([]byte(nil), data...), Flags: Reliable, cost: cost})
+		if len(ch.incomingUnreliable) > 0 {
+			h.dispatchUnreliable(p, ch, nil)
+		}
+		return nil, 1
+	}
+	if len(ch.incomingUnreliable) == 0 && (number == cmdSendUnsequenced ||
+		number == cmdSendUnreliable && rseq == ch.incomingReliableSeq) {
+		// Nothing queued before it: dispatchUnreliable would deliver it
+		// at once (the older ones were discarded above).
+		cost := inCmdOverhead + len(data)
+		p.waiting += cost
+		h.waiting += cost
+		if number == cmdSendUnreliable {
+			ch.incomingUnreliableSeq = useq
+		}
+		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: append([]byte(nil), data...), Flags: flags, cost: cost})
+		return nil, 1
+	}
+	ic := &inCmd{
+		cmd:                *c,
+		reliableSeq:        c.seq,
+		unreliableSeq:      useq,
+		fragmentCount:      fragmentCount,
+		fragmentsRemaining: fragmentCount,
+		flags:              flags,
+	}
+	cost := inCmdOverhead
+	if fragmentCount > 0 {
+		words := (fragmentCount + 31) / 32
+		ic.fragments = make([]uint32, words)
+		ic.totalLength = c.totalLength
+		cost += int(words) * 4
+	} else {
+		ic.data = append([]byte(nil), data...)
+		cost += len(data)
+	}
+	ic.cost = cost
+	p.waiting += cost
+	h.waiting += cost
+	l := *list
+	l = append(l, nil)
+	copy(l[insert+1:], l[insert:])
+	l[insert] = ic
+	*list = l
+	switch number {
+	case cmdSendFragment, cmdSendReliable:
+		h.dispatchReliable(p, ch)
+	default:
+		h.dispatchUnreliable(p, ch, ic)
+	}
+	return ic, 1
+}
+
+// deliver turns dispatched incoming commands into receive events.
+func (h *Host) deliver(p *Peer, cmds []*inCmd) {
+	for _, ic := range cmds {
+		ic.delivered = true
+		flags := ic.flags &^ UnreliableFragment
+		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: ic.cmd.channelID, Packet: ic.data, Flags: flags, cost: ic.cost})
+	}
+}
+
+// dispatchUnreliable is enet_peer_dispatch_incoming_unreliable_commands.
+// keep is a command just queued that a caller still fills (a fragment
+// collector): it is not dropped now.
+func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
+	l := ch.incomingUnreliable
+	start, dropped := 0, 0
+	i := 0
+	for ; i < len(l); i++ {
+		ic := l[i]
+		if ic.cmd.number() == cmdSendUnsequenced {
+			continue
+		}
+		if ic.reliableSeq == ch.incomingReliableSeq {
+			if ic.fragmentsRemaining == 0 {
+				ch.incomingUnreliableSeq = ic.unreliableSeq
+				continue
+			}
+			if start != i {
+				h.deliver(p, l[start:i])
+				dropped = i
+			} else if dropped != i {
+				dropped = i - 1
+			}
+		} else {
+			w := ic.reliableSeq / reliableWindowSize
+			cur := ch.incomingReliableSeq / reliableWindowSize
+			if ic.reliableSeq < ch.incomingReliableSeq {
+				w += reliableWindows
+			}
+			if w >= cur && w < cur+freeReliableWindows-1 {
+				break
+			}
+			dropped = i + 1
+			if start != i {
+				h.deliver(p, l[start:i])
+			}
+		}
+		start = i + 1
+	}
+	if start != i {
+		h.deliver(p, l[start:i])
+		dropped = i
+	}
+	// The commands before dropped that were not delivered are dropped
+	// (the delivered ones moved their cost to their events). The
+	// commands after start that were delivered leave the list as well.
+	w := 0
+	for j, ic := range l {
+		switch {
+		case ic.delivered:
+		case j < dropped && ic != keep:
+			h.release(p, ic.cost)
+		default:
+			l[w] = ic
+			w++
+		}
+	}
+	clear(l[w:])
+	ch.incomingUnreliable = l[:w]
+}
+
+// dispatchReliable is enet_peer_dispatch_incoming_reliable_commands.
+func (h *Host) dispatchReliable(p *Peer, ch *channel) {
+	l := ch.incomingReliable
+	i := 0
+	for ; i < len(l); i++ {
+		ic := l[i]
+		if ic.fragmentsRemaining > 0 || ic.reliableSeq != ch.incomingReliableSeq+1 {
+			break
+		}
+		ch.incomingReliableSeq = ic.reliableSeq
+		if ic.fragmentCount > 0 {
+			ch.incomingReliableSeq += uint16(ic.fragmentCount - 1)
+		}
+	}
+	if i == 0 {
+		return
+	}
+	ch.incomingUnreliableSeq = 0
+	h.deliver(p, l[:i])
+	n := copy(l, l[i:])
+	clear(l[n:])
+	ch.incomingReliable = l[:n]
+	if len(ch.incomingUnreliable) > 0 {
+		h.dispatchUnreliable(p, ch, nil)
+	}
+}

@@ -1,0 +1,518 @@
+package enet
+
+import (
+	"encoding/binary"
+)
+
+// maxDatagramsPerPass bounds what one peer sends in one pass, so that
+// one busy peer does not hold up the others.
+const maxDatagramsPerPass = 64
+
+// sendOutgoing is enet_protocol_send_outgoing_commands for all peers
+// (all) or for the peers with something new to send.
+func (h *Host) sendOutgoing(all bool) {
+	if all {
+		for _, p := range h.dirty {
+			p.dirty = false
+		}
+		clear(h.dirty)
+		h.dirty = h.dirty[:0]
+		for _, p := range h.peers {
+			if p != nil {
+				h.servicePeer(p)
+			}
+		}
+		return
+	}
+	dirty := h.dirty
+	h.dirty = h.dirtySpare[:0] // peers marked while this pass runs
+	for i, p := range dirty {
+		dirty[i] = nil
+		p.dirty = false
+		if p.state != stateDisconnected && h.peers[p.id] == p {
+			h.servicePeer(p)
+		}
+	}
+	h.dirtySpare = dirty[:0]
+}
+
+// servicePeer checks the peer's timers and sends what it has to send.
+func (h *Host) servicePeer(p *Peer) {
+	if p.state == stateAcknowledgingConnect && timeDiff(h.serviceTime, p.handshake) >= h.cfg.handshakeTimeout {
+		h.resetPeer(p)
+		return
+	}
+	h.sendPeer(p, true)
+}
+
+// sendPeer builds and queues the peer's datagrams.
+func (h *Host) sendPeer(p *Peer, checkTimeouts bool) {
+	for n := 0; n < maxDatagramsPerPass; n++ {
+		if p.state == stateDisconnected || p.state == stateZombie {
+			return
+		}
+		p.cont = false
+		if !h.sendDatagram(p, checkTimeouts) {
+			return
+		}
+		if !p.cont {
+			return
+		}
+	}
+	h.markDirty(p)
+	h.wakeSender()
+}
+
+// sendDatagram builds at most one datagram for the peer; it reports
+// false when the peer is gone.
+func (h *Host) sendDatagram(p *Peer, checkTimeouts bool) bool {
+	body := h.packet[:0]
+	size := 4 // ENet counts the full header here
+	sentTime := false
+
+	goodbye := false
+	if len(p.acks) > 0 {
+		body, size, goodbye = h.sendAcks(p, body, size)
+	}
+	if goodbye {
+		// The acknowledgement of the peer's DISCONNECT goes out, then the
+		// connection ends.
+		h.packet = body
+		h.emit(p, body, false)
+		h.zombie(p)
+		return false
+	}
+	if checkTimeouts && len(p.sentReliable) > 0 && !timeLess(h.serviceTime, p.nextTimeout) {
+		if h.checkTimeouts(p) {
+			h.packet = body
+			return false
+		}
+	}
+	canPing := true
+	if len(p.outgoing) > 0 || len(p.outgoingSendReliable) > 0 {
+		body, size, canPing, sentTime = h.checkOutgoing(p, body, size)
+	}
+	if canPing && len(p.sentReliable) == 0 && timeDiff(h.serviceTime, p.lastReceiveTime) >= p.pingInterval &&
+		int(p.mtu)-size >= commandSizes[cmdPing] && p.state == stateConnected {
+		h.ping(p)
+		var st bool
+		body, _, _, st = h.checkOutgoing(p, body, size)
+		sentTime = sentTime || st
+	}
+	if p.state == stateDisconnectLater && !p.hasOutgoing() {
+		h.disconnect(p, p.eventData)
+	}
+	h.packet = body
+	if len(body) == 0 {
+		return true
+	}
+	if p.packetLossEpoch == 0 {
+		p.packetLossEpoch = h.serviceTime
+	} else if timeDiff(h.serviceTime, p.packetLossEpoch) >= packetLossInterval && p.packetsSent > 0 {
+		loss := uint32(uint64(p.packetsLost) * packetLossScale / uint64(p.packetsSent))
+		diff := loss - p.packetLoss
+		if loss < p.packetLoss {
+			diff = p.packetLoss - loss
+		}
+		p.packetLossVariance = (p.packetLossVariance*3 + diff) / 4
+		p.packetLoss = (p.packetLoss*7 + loss) / 8
+		p.packetLossEpoch = h.serviceTime
+		p.packetsSent = 0
+		p.packetsLost = 0
+	}
+
+	h.emit(p, body, sentTime)
+	return true
+}
+
+// emit frames body as a datagram to the peer and queues it for writing.
+func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
+	var flags uint16
+	hdrLen := 2
+	if sentTime {
+		flags |= headerFlagSentTime
+		hdrLen = 4
+	}
+	payload := body
+	if h.compressor != nil {
+		z := h.compressor.Compress(h.zbuf[:0], body, len(body))
+		if z != nil {
+			h.zbuf = z[:0]
+			if len(z) < len(body) {
+				flags |= headerFlagCompress
+				payload = z
+			}
+		}
+	}
+	if p.outgoingPeerID < maxPeerID {
+		flags |= uint16(p.outgoingSessionID) << headerSessionShift
+	}
+	out := h.newBuf()
+	out = binary.BigEndian.AppendUint16(out, p.outgoingPeerID|flags)
+	if sentTime {
+		out = binary.BigEndian.AppendUint16(out, uint16(h.serviceTime))
+	}
+	if h.cfg.Checksum {
+		var seed uint32
+		if p.outgoingPeerID < maxPeerID {
+			seed = p.connectID
+		}
+		var sb [4]byte
+		binary.LittleEndian.PutUint32(sb[:], seed)
+		sum := enetCRC32(out[:hdrLen], sb[:], body)
+		out = binary.BigEndian.AppendUint32(out, sum)
+	}
+	out = append(out, payload...)
+	p.lastSendTime = h.serviceTime
+	h.outbox = append(h.outbox, datagram{ap: p.ap, addr: p.addr, b: out})
+}
+
+// sendAcks is enet_protocol_send_acknowledgements.
+func (h *Host) sendAcks(p *Peer, body []byte, size int) ([]byte, int, bool) {
+	i := 0
+	for ; i < len(p.acks); i++ {
+		if i >= maxPacketCommands || int(p.mtu)-size < commandSizes[cmdAcknowledge] {
+			p.cont = true
+			break
+		}
+		a := p.acks[i]
+		c := command{command: cmdAcknowledge, channelID: a.channelID, seq: a.seq, receivedSeq: a.seq, receivedSentTime: a.sentTime}
+		body = appendCommand(body, &c)
+		size += commandSizes[cmdAcknowledge]
+		if a.command&commandMask == cmdDisconnect {
+			p.acks = nil
+			return body, size, true
+		}
+	}
+	n := copy(p.acks, p.acks[i:])
+	p.acks = p.acks[:n]
+	return body, size, false
+}
+
+// checkTimeouts is enet_protocol_check_timeouts; it reports true when the
+// peer timed out.
+func (h *Host) checkTimeouts(p *Peer) bool {
+	var resend, resendData []*outCmd
+	keep := p.sentReliable[:0]
+	for _, oc := range p.sentReliable {
+		if timeDiff(h.serviceTime, oc.sentTime) < oc.roundTripTimeout {
+			keep = append(keep, oc)
+			continue
+		}
+		if p.earliestTimeout == 0 || timeLess(oc.sentTime, p.earliestTimeout) {
+			p.earliestTimeout = oc.sentTime
+		}
+		if p.earliestTimeout != 0 &&
+			(timeDiff(h.serviceTime, p.earliestTimeout) >= p.timeoutMaximum ||
+				(oc.sendAttempts >= 1 && oc.sendAttempts-1 < 32 && uint32(1)<<(oc.sendAttempts-1) >= p.timeoutLimit &&
+					timeDiff(h.serviceTime, p.earliestTimeout) >= p.timeoutMinimum)) {
+			h.notifyDisconnect(p)
+			return true
+		}
+		p.packetsLost++
+		oc.roundTripTimeout *= 2
+		if oc.data != nil {
+			p.reliableDataInTransit -= oc.fragmentLength
+			resendData = append(resendData, oc)
+		} else {
+			resend = append(resend, oc)
+		}
+	}
+	clear(p.sentReliable[len(keep):])
+	p.sentReliable = keep
+	if len(resend) > 0 {
+		p.outgoing = append(resend, p.outgoing...)
+	}
+	if len(resendData) > 0 {
+		p.outgoingSendReliable = append(resendData, p.outgoingSendReliable...)
+	}
+	if len(p.sentReliable) > 0 {
+		f := p.sentReliable[0]
+		p.nextTimeout = f.sentTime + f.roundTripTimeout
+	}
+	return false
+}
+
+// checkOutgoing is enet_protocol_check_outgoing_commands: it moves queued
+// commands into the datagram body while they fit, the reliable window
+// allows and the throttle keeps unreliable ones.
+func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool, bool) {
+	canPing := true
+	sentTime := false
+	windowWrap := false
+	a, b := p.outgoing, p.outgoingSendReliable
+	ia, ib := 0, 0
+	bDone := false
+	var keptA, keptB []*outCmd
+	commands := 0
+	for {
+		var oc *outCmd
+		fromB := false
+		if ia < len(a) {
+			if !bDone && ib < len(b) && timeLess(b[ib].queueTime, a[ia].queueTime) {
+				oc, fromB = b[ib], true
+			} else {
+				oc = a[ia]
+			}
+		} else if !bDone && ib < len(b) {
+			oc, fromB = b[ib], true
+		} else {
+			break
+		}
+		advance := func() {
+			if fromB {
+				ib++
+			} else {
+				ia++
+			}
+		}
+		keepIt := func() {
+			if fromB {
+				keptB = append(keptB, oc)
+			} else {
+				keptA = append(keptA, oc)
+			}
+			advance()
+		}
+		var ch *channel
+		var window uint16
+		if oc.cmd.command&flagAcknowledge != 0 {
+			if int(oc.cmd.channelID) < len(p.channels) {
+				ch = p.channel(oc.cmd.channelID)
+			}
+			window = oc.reliableSeq / reliableWindowSize
+			if ch != nil {
+				if windowWrap {
+					keepIt()
+					continue
+				}
+				if oc.sendAttempts < 1 && oc.reliableSeq%reliableWindowSize == 0 &&
+					(ch.reliableWindows[(window+reliableWindows-1)%reliableWindows] >= reliableWindowSize ||
+						uint32(ch.usedReliableWindows)&((((1<<(freeReliableWindows+2))-1)<<window)|
+							(((1<<(freeReliableWindows+2))-1)>>(reliableWindows-window))) != 0) {
+					windowWrap = true
+					keepIt()
+					bDone = true
+					continue
+				}
+			}
+			if oc.data != nil {
+				windowSize := p.packetThrottle * p.windowSize / packetThrottleScale
+				if p.reliableDataInTransit+oc.fragmentLength > max(windowSize, p.mtu) {
+					keepIt()
+					bDone = true
+					continue
+				}
+			}
+			canPing = false
+		}
+		cs := commandSize(oc.cmd.command)
+		if commands >= maxPacketCommands || int(p.mtu)-size < cs ||
+			(oc.data != nil && uint16(int(p.mtu)-size) < uint16(cs+int(oc.fragmentLength))) {
+			p.cont = true
+			break
+		}
+		advance()
+		if oc.cmd.command&flagAcknowledge != 0 {
+			if ch != nil && oc.sendAttempts < 1 {
+				ch.usedReliableWindows |= 1 << window
+				ch.reliableWindows[window]++
+			}
+			oc.sendAttempts++
+			if oc.roundTripTimeout == 0 {
+				oc.roundTripTimeout = p.roundTripTime + 4*p.roundTripTimeVariance
+			}
+			if len(p.sentReliable) == 0 {
+				p.nextTimeout = h.serviceTime + oc.roundTripTimeout
+			}
+			p.sentReliable = append(p.sentReliable, oc)
+			oc.sentTime = h.serviceTime
+			sentTime = true
+			p.reliableDataInTransit += oc.fragmentLength
+		} else {
+			if oc.data != nil && oc.fragmentOffset == 0 {
+				p.packetThrottleCounter += packetThrottleCounter
+				p.packetThrottleCounter %= packetThrottleScale
+				if p.packetThrottleCounter > p.packetThrottle {
+					// Throttled: drop this packet with all its fragments.
+					rs, us := oc.reliableSeq, oc.unreliableSeq
+					h.unqueue(p, oc)
+					h.recycle(oc)
+					for ia < len(a) && a[ia].reliableSeq == rs && a[ia].unreliableSeq == us {
+						h.unqueue(p, a[ia])
+						h.recycle(a[ia])
+						ia++
+					}
+					continue
+				}
+			}
+			if oc.data != nil {
+				h.unqueue(p, oc)
+			}
+		}
+		body = appendCommand(body, &oc.cmd)
+		size += cs
+		commands++
+		if oc.data != nil {
+			body = append(body, oc.data[oc.fragmentOffset:oc.fragmentOffset+oc.fragmentLength]...)
+			size += int(oc.fragmentLength)
+		}
+		p.packetsSent++
+		if oc.cmd.command&flagAcknowledge == 0 {
+			h.recycle(oc) // sent and gone
+		}
+	}
+	p.outgoing = requeue(a, ia, keptA)
+	p.outgoingSendReliable = requeue(b, ib, keptB)
+	return body, size, canPing, sentTime
+}
+
+// newOutCmd returns a zeroed command from the host's free list.
+func (h *Host) newOutCmd() *outCmd {
+	if n := len(h.freeCmds); n > 0 {
+		oc := h.freeCmds[n-1]
+		h.freeCmds = h.freeCmds[:n-1]
+		return oc
+	}
+	return new(outCmd)
+}
+
+// recycle returns a command no list holds any more to the free list.
+func (h *Host) recycle(oc *outCmd) {
+	if len(h.freeCmds) < 4096 {
+		*oc = outCmd{}
+		h.freeCmds = append(h.freeCmds, oc)
+	}
+}
+
+// unqueue releases an unreliable command's budget once it leaves.
+func (h *Host) unqueue(p *Peer, oc *outCmd) {
+	p.queued -= oc.cost
+	oc.cost = 0
+}
+
+// requeue returns list with its first n entries replaced by kept (which
+// came from them, in order), moving only those n entries.
+func requeue(list []*outCmd, n int, kept []*outCmd) []*outCmd {
+	start := n - len(kept)
+	copy(list[start:n], kept)
+	clear(list[:start])
+	return list[start:]
+}
+
+// bandwidthThrottle is enet_host_bandwidth_throttle.
+func (h *Host) bandwidthThrottle() {
+	now := h.serviceTime
+	elapsed := now - h.bwEpoch
+	peersRemaining := uint32(h.connected)
+	dataTotal := ^uint32(0)
+	bandwidth := ^uint32(0)
+	var throttle, bandwidthLimit uint32
+	needsAdjustment := h.bwLimited > 0
+	if elapsed < bandwidthThrottleInterval {
+		return
+	}
+	h.bwEpoch = now
+	if peersRemaining == 0 {
+		return
+	}
+	up := func(p *Peer) bool {
+		return p != nil && (p.state == stateConnected || p.state == stateDisconnectLater)
+	}
+	if h.cfg.OutgoingBandwidth != 0 {
+		dataTotal = 0
+		bandwidth = uint32(uint64(h.cfg.OutgoingBandwidth) * uint64(elapsed) / 1000)
+		for _, p := range h.peers {
+			if up(p) {
+				dataTotal += p.outgoingDataTotal
+			}
+		}
+	}
+	for peersRemaining > 0 && needsAdjustment {
+		needsAdjustment = false
+		if dataTotal <= bandwidth {
+			throttle = packetThrottleScale
+		} else {
+			throttle = uint32(uint64(bandwidth) * packetThrottleScale / uint64(dataTotal))
+		}
+		for _, p := range h.peers {
+			if !up(p) || p.incomingBandwidth == 0 || p.outgoingBandwidthThrottleEpoch == now {
+				continue
+			}
+			peerBandwidth := uint32(uint64(p.incomingBandwidth) * uint64(elapsed) / 1000)
+			if uint64(throttle)*uint64(p.outgoingDataTotal)/packetThrottleScale <= uint64(peerBandwidth) {
+				continue
+			}
+			p.packetThrottleLimit = uint32(uint64(peerBandwidth) * packetThrottleScale / uint64(max(p.outgoingDataTotal, 1)))
+			if p.packetThrottleLimit == 0 {
+				p.packetThrottleLimit = 1
+			}
+			if p.packetThrottle > p.packetThrottleLimit {
+				p.packetThrottle = p.packetThrottleLimit
+			}
+			p.outgoingBandwidthThrottleEpoch = now
+			p.incomingDataTotal = 0
+			p.outgoingDataTotal = 0
+			needsAdjustment = true
+			peersRemaining--
+			bandwidth -= peerBandwidth
+			dataTotal -= peerBandwidth
+		}
+	}
+	if peersRemaining > 0 {
+		if dataTotal <= bandwidth {
+			throttle = packetThrottleScale
+		} else {
+			throttle = uint32(uint64(bandwidth) * packetThrottleScale / uint64(dataTotal))
+		}
+		for _, p := range h.peers {
+			if !up(p) || p.outgoingBandwidthThrottleEpoch == now {
+				continue
+			}
+			p.packetThrottleLimit = throttle
+			if p.packetThrottle > p.packetThrottleLimit {
+				p.packetThrottle = p.packetThrottleLimit
+			}
+			p.incomingDataTotal = 0
+			p.outgoingDataTotal = 0
+		}
+	}
+	if h.recalcBW {
+		h.recalcBW = false
+		peersRemaining = uint32(h.connected)
+		bandwidth = h.cfg.IncomingBandwidth
+		needsAdjustment = true
+		if bandwidth == 0 {
+			bandwidthLimit = 0
+		} else {
+			for peersRemaining > 0 && needsAdjustment {
+				needsAdjustment = false
+				bandwidthLimit = bandwidth / peersRemaining
+				for _, p := range h.peers {
+					if !up(p) || p.incomingBandwidthThrottleEpoch == now {
+						continue
+					}
+					if p.outgoingBandwidth > 0 && p.outgoingBandwidth >= bandwidthLimit {
+						continue
+					}
+					p.incomingBandwidthThrottleEpoch = now
+					needsAdjustment = true
+					peersRemaining--
+					bandwidth -= p.outgoingBandwidth
+				}
+			}
+		}
+		for _, p := range h.peers {
+			if !up(p) {
+				continue
+			}
+			c := command{command: cmdBandwidthLimit | flagAcknowledge, channelID: 0xFF, outgoingBandwidth: h.cfg.OutgoingBandwidth}
+			if p.incomingBandwidthThrottleEpoch == now {
+				c.incomingBandwidth = p.outgoingBandwidth
+			} else {
+				c.incomingBandwidth = bandwidthLimit
+			}
+			h.queueOutgoing(p, &c, nil, 0, 0)
+		}
+	}
+}

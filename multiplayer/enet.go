@@ -1,0 +1,462 @@
+package multiplayer
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/gdvar/gdvar/enet"
+	"github.com/gdvar/gdvar/enet/godotcompress"
+	"github.com/gdvar/gdvar/variant"
+)
+
+// ENet links: Godot's ENet multiplayer peers, NetworkedMultiplayerENet
+// (Godot 3, modules/enet/networked_multiplayer_enet.cpp) and
+// ENetMultiplayerPeer (Godot 4, modules/enet/enet_multiplayer_peer.cpp).
+// Package enet's godot.go holds the facts of both: the client's id as the
+// connect data, Godot 3's 8-byte header and server notices, each family's
+// channels. Here they become Frames:
+//
+//   - a client picks its id and sends it with the CONNECT; the listener
+//     resets a connection whose id is below 2 or taken, as the engine's
+//     server does, and the Host takes the link's id (ClientID);
+//   - the client knows the server as peer 1 from the connection itself:
+//     FrameAssignID and the host's own FramePeerAdded write nothing, and
+//     a dialled link reads them first, made up from the connection;
+//   - Godot 3: FramePeerAdded and FramePeerRemoved of other peers are the
+//     server's notices on channel 0; every packet carries From and To;
+//   - transfer modes and channels map to ENet channels and flags as each
+//     engine's put_packet maps them, both ways.
+
+// ENetOptions configures ENet links.
+type ENetOptions struct {
+	// Godot is the engine family of the other side: 0 or 4 for Godot 4's
+	// ENetMultiplayerPeer, 3 for Godot 3's NetworkedMultiplayerENet.
+	Godot variant.Family
+	// Compression is the compression mode, which must be the other side's
+	// (NetworkedMultiplayerENet.compression_mode, ENetConnection.compress).
+	Compression godotcompress.Mode
+	// ENet holds the settings of the ENet host: PeerLimit (the engine's
+	// max_clients, default 32), bandwidth, MTU, timeouts and budgets. Its
+	// MaxPacketSize defaults to DefaultENetMaxPacketSize here. Its
+	// Compression and Compressor are set from Compression.
+	ENet enet.Config
+	// Channels is the number of channels a dialled link asks for; 0 means
+	// the engine's default (Godot 3: 3, Godot 4: 255).
+	Channels int
+	// MaxQueuedBytes bounds what a link holds received and not yet read;
+	// 0 means DefaultMaxQueuedBytes. A peer that sends faster than the
+	// link is read is disconnected.
+	MaxQueuedBytes int
+}
+
+// DefaultENetMaxPacketSize is the default largest ENet packet of a link:
+// 1 MiB and Godot 3's 8-byte header. The engine accepts up to ENet's 32
+// MiB; raise ENetOptions.ENet.MaxPacketSize (and MaxQueuedBytes) for games
+// that send more in one packet.
+const DefaultENetMaxPacketSize = 1<<20 + 8
+
+func (o ENetOptions) config() (*enet.Config, error) {
+	cfg := o.ENet
+	if cfg.MaxPacketSize == 0 {
+		cfg.MaxPacketSize = DefaultENetMaxPacketSize
+	}
+	if err := godotcompress.Configure(&cfg, o.Compression); err != nil {
+		return nil, err
+	}
+	return &cfg, nil
+}
+
+// enetLink is one ENet connection as a Link.
+type enetLink struct {
+	peer   *enet.Peer
+	godot3 bool
+	server bool   // the link is the host's side
+	id     PeerID // host side: the client's id; client side: our own id
+	max    int
+	buf    []byte
+	host   *enet.Host    // client side: the host the link owns
+	stop   func()        // client side: ends the service loop
+	done   chan struct{} // client side: the service loop has ended
+
+	mu     sync.Mutex
+	pre    []Frame // frames read before anything received
+	q      []enet.Event
+	qBytes int
+	err    error // set when the connection has ended
+	wake   chan struct{}
+}
+
+func newENetLink(p *enet.Peer, o ENetOptions, server bool, id PeerID) *enetLink {
+	m := o.MaxQueuedBytes
+	if m <= 0 {
+		m = DefaultMaxQueuedBytes
+	}
+	return &enetLink{peer: p, godot3: o.Godot == variant.Godot3, server: server, id: id, max: m, wake: make(chan struct{}, 1)}
+}
+
+// ClientID is the id the client chose (its connect data). A Host admits
+// the client with it.
+func (l *enetLink) ClientID() PeerID { return l.id }
+
+func (l *enetLink) RemoteAddr() net.Addr { return l.peer.Addr() }
+
+// push queues a received packet; a peer over its budget is disconnected.
+func (l *enetLink) push(ev enet.Event) {
+	l.mu.Lock()
+	if l.err != nil {
+		l.mu.Unlock()
+		return
+	}
+	if l.qBytes+len(ev.Packet) > l.max {
+		l.mu.Unlock()
+		l.end(fmt.Errorf("%w: more than %d bytes received and not yet read", ErrBudget, l.max))
+		l.peer.DisconnectNow(0)
+		return
+	}
+	l.q = append(l.q, ev)
+	l.qBytes += len(ev.Packet)
+	l.mu.Unlock()
+	l.signal()
+}
+
+func (l *enetLink) signal() {
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// end records why the connection ended; the first reason stays.
+func (l *enetLink) end(err error) {
+	l.mu.Lock()
+	if l.err == nil {
+		l.err = err
+		l.q, l.qBytes = nil, 0
+	}
+	l.mu.Unlock()
+	l.signal()
+}
+
+func (l *enetLink) ReadFrame() (Frame, error) {
+	for {
+		l.mu.Lock()
+		if len(l.pre) > 0 {
+			f := l.pre[0]
+			l.pre = l.pre[1:]
+			l.mu.Unlock()
+			return f, nil
+		}
+		if len(l.q) > 0 {
+			ev := l.q[0]
+			l.q[0] = enet.Event{}
+			l.q = l.q[1:]
+			l.qBytes -= len(ev.Packet)
+			l.mu.Unlock()
+			f, ok, err := l.decode(ev)
+			if err != nil || ok {
+				return f, err
+			}
+			continue
+		}
+		if err := l.err; err != nil {
+			l.mu.Unlock()
+			l.signal() // for a later read
+			return Frame{}, err
+		}
+		l.mu.Unlock()
+		<-l.wake
+	}
+}
+
+// modeOf is the transfer mode of a packet received with flags.
+func modeOf(flags enet.Flags) TransferMode {
+	switch {
+	case flags&enet.Reliable != 0:
+		return Reliable
+	case flags&enet.Unsequenced != 0:
+		return Unreliable
+	}
+	return UnreliableOrdered
+}
+
+// decode makes a Frame of a received packet; ok is false for one that is
+// ignored.
+func (l *enetLink) decode(ev enet.Event) (f Frame, ok bool, err error) {
+	f = Frame{Kind: FrameData, Mode: modeOf(ev.Flags)}
+	if !l.godot3 {
+		f.Data = ev.Packet
+		if ev.Channel > enet.Godot4ChannelUnreliable {
+			f.Channel = int(ev.Channel) - 1
+		}
+		f.From, f.To = HostID, l.id
+		if l.server {
+			f.From, f.To = l.id, HostID
+		}
+		return f, true, nil
+	}
+	if ev.Channel == enet.Godot3ChannelConfig {
+		if l.server {
+			// The engine's server ignores it (only a server sends notices).
+			return f, false, perr(0, CmdUnknown, ErrNotAllowed, "a client sent on Godot 3's ENet system channel")
+		}
+		msg, id, err := enet.ParseGodot3Notice(ev.Packet)
+		if err != nil {
+			return f, false, perr(len(ev.Packet), CmdUnknown, ErrTruncated, "Godot 3 ENet notice shorter than 8 bytes")
+		}
+		switch msg {
+		case enet.Godot3AddPeer:
+			return Frame{Kind: FramePeerAdded, Peer: PeerID(id)}, true, nil
+		case enet.Godot3RemovePeer:
+			return Frame{Kind: FramePeerRemoved, Peer: PeerID(id)}, true, nil
+		}
+		return f, false, nil // the engine ignores other notices
+	}
+	src, dst, payload, err := enet.ParseGodot3Packet(ev.Packet)
+	if err != nil {
+		return f, false, perr(len(ev.Packet), CmdUnknown, ErrTruncated, "Godot 3 ENet packet shorter than its 8-byte header")
+	}
+	f.From, f.To, f.Data = PeerID(src), PeerID(dst), payload
+	if ev.Channel > enet.Godot3ChannelUnreliable {
+		f.Channel = int(ev.Channel)
+	}
+	return f, true, nil
+}
+
+// channelFlags returns the ENet channel and flags of a frame, as the
+// engine's put_packet chooses them. A transfer channel the connection
+// does not have falls back to the mode's channel.
+func (l *enetLink) channelFlags(f Frame) (uint8, enet.Flags) {
+	n := l.peer.ChannelCount()
+	if !l.godot3 {
+		ch, flags := enet.Godot4Channel(f.Channel, f.Mode == Reliable, f.Mode == UnreliableOrdered)
+		if int(ch) >= n {
+			ch, flags = enet.Godot4Channel(0, f.Mode == Reliable, f.Mode == UnreliableOrdered)
+		}
+		return ch, flags
+	}
+	ch, flags := uint8(enet.Godot3ChannelReliable), enet.Reliable
+	switch f.Mode {
+	case Unreliable:
+		ch, flags = enet.Godot3ChannelUnreliable, enet.Unsequenced
+	case UnreliableOrdered:
+		ch, flags = enet.Godot3ChannelUnreliable, 0
+	}
+	if f.Channel > enet.Godot3ChannelConfig && f.Channel < n {
+		ch = uint8(f.Channel)
+	}
+	return ch, flags
+}
+
+func (l *enetLink) WriteFrame(f Frame) error {
+	switch f.Kind {
+	case FrameData:
+	case FramePeerAdded, FramePeerRemoved:
+		if !l.godot3 || !l.server || f.Peer == HostID {
+			return nil
+		}
+		msg := int32(enet.Godot3AddPeer)
+		if f.Kind == FramePeerRemoved {
+			msg = enet.Godot3RemovePeer
+		}
+		return l.peer.Send(enet.Godot3ChannelConfig, enet.Godot3Notice(msg, int32(f.Peer)), enet.Reliable)
+	default:
+		return nil // the client chose its id
+	}
+	ch, flags := l.channelFlags(f)
+	data := f.Data
+	if l.godot3 {
+		l.buf = enet.AppendGodot3Packet(l.buf[:0], int32(f.From), int32(f.To), f.Data)
+		data = l.buf
+		if cap(l.buf) > 1<<16 {
+			l.buf = nil
+		}
+	}
+	return l.peer.Send(ch, data, flags) // Send copies data
+}
+
+func (l *enetLink) Close() error {
+	l.end(net.ErrClosed)
+	if l.server {
+		// Queued packets still go out; the listener forgets the link when
+		// the disconnection completes or times out.
+		l.peer.DisconnectLater(0)
+		return nil
+	}
+	l.peer.DisconnectLater(0)
+	select {
+	case <-l.peer.Done():
+	case <-time.After(time.Second):
+	}
+	l.stop()
+	<-l.done
+	return l.host.Close()
+}
+
+// ListenENet listens on addr ("host:port"; port 0 picks one) for Godot
+// clients that join with NetworkedMultiplayerENet.create_client (Godot 3)
+// or ENetMultiplayerPeer.create_client (Godot 4). Its links share its
+// socket: closing the listener ends them too. ctx is not used after
+// ListenENet returns.
+func ListenENet(ctx context.Context, addr string, o ENetOptions) (Listener, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
+	}
+	h, err := enet.Listen("udp", addr, cfg)
+	if err != nil {
+		return nil, err
+	}
+	l := &enetListener{h: h, o: o, accept: make(chan *enetLink, 64), links: map[*enet.Peer]*enetLink{}, ids: map[PeerID]*enetLink{}, done: make(chan struct{})}
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	go l.serve()
+	return l, nil
+}
+
+type enetListener struct {
+	h      *enet.Host
+	o      ENetOptions
+	ctx    context.Context
+	cancel context.CancelFunc
+	accept chan *enetLink
+	done   chan struct{}
+
+	mu    sync.Mutex
+	links map[*enet.Peer]*enetLink
+	ids   map[PeerID]*enetLink
+}
+
+func (l *enetListener) serve() {
+	defer close(l.done)
+	for {
+		ev, err := l.h.Service(l.ctx)
+		if err != nil {
+			l.mu.Lock()
+			for _, lk := range l.links {
+				lk.end(io.EOF)
+			}
+			l.mu.Unlock()
+			return
+		}
+		l.mu.Lock()
+		lk := l.links[ev.Peer]
+		switch ev.Type {
+		case enet.EventConnect:
+			// NetworkedMultiplayerENet::poll and ENetMultiplayerPeer's
+			// connect event: ids below 2 and taken ids are reset.
+			if !enet.ValidGodotClientID(ev.Data, func(id uint32) bool { return l.ids[PeerID(id)] != nil }) {
+				l.mu.Unlock()
+				ev.Peer.Reset()
+				continue
+			}
+			lk = newENetLink(ev.Peer, l.o, true, PeerID(ev.Data))
+			l.links[ev.Peer], l.ids[lk.id] = lk, lk
+			l.mu.Unlock()
+			select {
+			case l.accept <- lk:
+			default: // nobody accepts: refuse
+				l.remove(lk)
+				ev.Peer.Reset()
+			}
+			continue
+		case enet.EventReceive:
+			l.mu.Unlock()
+			if lk != nil {
+				lk.push(ev)
+			}
+			continue
+		case enet.EventDisconnect:
+			l.mu.Unlock()
+			if lk != nil {
+				l.remove(lk)
+				lk.end(io.EOF)
+			}
+			continue
+		}
+		l.mu.Unlock()
+	}
+}
+
+func (l *enetListener) remove(lk *enetLink) {
+	l.mu.Lock()
+	if l.links[lk.peer] == lk {
+		delete(l.links, lk.peer)
+		delete(l.ids, lk.id)
+	}
+	l.mu.Unlock()
+}
+
+func (l *enetListener) Accept(ctx context.Context) (Link, error) {
+	select {
+	case lk := <-l.accept:
+		return lk, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *enetListener) Close() error {
+	l.cancel()
+	err := l.h.Close()
+	<-l.done
+	return err
+}
+
+func (l *enetListener) Addr() net.Addr { return l.h.LocalAddr() }
+
+// DialENet connects to a multiplayer host at addr ("host:port") over
+// ENet: a Godot server (NetworkedMultiplayerENet.create_server in Godot 3,
+// ENetMultiplayerPeer.create_server in Godot 4) or a Host listening with
+// ListenENet. The link picks a random id, as the engine's client does, and
+// sends it with the connection. ctx bounds the connection only.
+func DialENet(ctx context.Context, addr string, o ENetOptions) (Link, error) {
+	cfg, err := o.config()
+	if err != nil {
+		return nil, err
+	}
+	ch := o.Channels
+	if ch <= 0 {
+		ch = enet.Godot4ChannelCount
+		if o.Godot == variant.Godot3 {
+			ch = enet.Godot3ChannelCount
+		}
+	}
+	id := enet.NewGodotPeerID()
+	h, p, err := enet.Dial(ctx, "udp", addr, ch, id, cfg)
+	if err != nil {
+		return nil, err
+	}
+	l := newENetLink(p, o, false, PeerID(id))
+	l.host = h
+	l.pre = []Frame{{Kind: FrameAssignID, Peer: l.id}}
+	if l.godot3 {
+		l.pre = append(l.pre, Frame{Kind: FramePeerAdded, Peer: HostID})
+	}
+	sctx, cancel := context.WithCancel(context.Background())
+	l.stop, l.done = cancel, make(chan struct{})
+	go func() {
+		defer close(l.done)
+		for {
+			ev, err := h.Service(sctx)
+			if err != nil {
+				l.end(io.EOF)
+				return
+			}
+			switch ev.Type {
+			case enet.EventReceive:
+				l.push(ev)
+			case enet.EventDisconnect:
+				l.end(io.EOF)
+			}
+		}
+	}()
+	return l, nil
+}

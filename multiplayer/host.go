@@ -1,0 +1,936 @@
+package multiplayer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"net"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/gdvar/gdvar/variant"
+)
+
+// Default limits of a Host.
+const (
+	DefaultAuthTimeout    = 3 * time.Second // the engine's auth_timeout
+	DefaultMaxPeers       = 1024
+	DefaultMaxPathCache   = 4096
+	DefaultMaxQueuedBytes = 4 << 20
+	DefaultMaxErrors      = 64
+	DefaultMaxPeersPerIP  = 64
+)
+
+// AuthFunc authenticates a joining peer, in place of SceneMultiplayer's
+// auth_callback: it is called with each authentication message the peer
+// sends (SceneMultiplayer.send_auth on its side). It may answer with
+// a.Send, ends its side with a.Complete, or returns an error to drop the
+// peer. The peer is admitted once both sides have completed.
+type AuthFunc func(ctx context.Context, a *Auth, data []byte) error
+
+// Auth is the authentication exchange with one pending peer.
+type Auth struct {
+	peer     PeerID
+	send     func(data []byte) error
+	complete func() error
+}
+
+// Peer is the id of the other side of the exchange.
+func (a *Auth) Peer() PeerID { return a.peer }
+
+// Send sends authentication data to the other side (send_auth).
+func (a *Auth) Send(data []byte) error {
+	if len(data) == 0 {
+		return errors.New("multiplayer: empty authentication data")
+	}
+	return a.send(data)
+}
+
+// Complete ends this side of the exchange (complete_auth).
+func (a *Auth) Complete() error { return a.complete() }
+
+func (h *Host) authOf(p *hostPeer) *Auth {
+	return &Auth{
+		peer: p.id,
+		send: func(data []byte) error {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if !p.pending || p.authLocal {
+				return ErrNotAllowed
+			}
+			h.sendLocked(p, AppendSys(nil, SysAuth, 0, data), 0, Reliable)
+			return nil
+		},
+		complete: func() error {
+			h.mu.Lock()
+			defer h.mu.Unlock()
+			if !p.pending || p.authLocal {
+				return ErrNotAllowed
+			}
+			p.authLocal = true
+			h.sendLocked(p, AppendSys(nil, SysAuth, 0, nil), 0, Reliable)
+			if p.authRemote {
+				h.admitLocked(p)
+			}
+			return nil
+		},
+	}
+}
+
+// HostOptions configures a Host. The zero value is a Godot 4 host that
+// relays between clients, as SceneMultiplayer does by default, with the
+// limits below at their defaults.
+type HostOptions struct {
+	// Godot is the engine family of the clients: 0 or 4, or 3.
+	Godot variant.Family
+	// NoRelay turns server_relay off: clients then know only the host.
+	NoRelay bool
+	// Auth, when set, authenticates each peer before it is admitted
+	// (Godot 4 only). Until then only authentication messages are
+	// accepted from it.
+	Auth AuthFunc
+	// AuthTimeout drops peers that have not completed authentication in
+	// time; 0 means DefaultAuthTimeout (3 s, the engine's default).
+	AuthTimeout time.Duration
+	// MaxPeers is the most clients at once; 0 means DefaultMaxPeers. More
+	// are refused at once.
+	MaxPeers int
+	// MaxPeersPerIP is the most clients at once from one IP address; 0
+	// means DefaultMaxPeersPerIP. It keeps one machine from taking every
+	// place with connections that never speak.
+	MaxPeersPerIP int
+	// MaxPathCache is the most node paths a peer may register in the
+	// host's cache of its paths (SIMPLIFY_PATH); 0 means
+	// DefaultMaxPathCache. A peer that registers more is dropped.
+	MaxPathCache int
+	// MaxQueuedBytes bounds what the host holds for one peer waiting to be
+	// sent; 0 means DefaultMaxQueuedBytes. A peer that does not read fast
+	// enough to stay within it is dropped.
+	MaxQueuedBytes int
+	// MaxErrors is how many malformed packets and protocol violations
+	// (system packets a client may not send, forged senders, unconfirmable
+	// paths) a peer may send before it is dropped; 0 means
+	// DefaultMaxErrors, negative means no limit (the engine only logs
+	// them). Refused RPC calls are reported but not counted.
+	MaxErrors int
+	// IdleTimeout drops a peer that sends nothing for this long; 0 means
+	// no limit (Godot clients send nothing while idle).
+	IdleTimeout time.Duration
+	// AllowObjects accepts full Objects in arguments
+	// (allow_object_decoding). Objects are only data here.
+	AllowObjects bool
+	// Logger receives the errors of peers; nil means slog.Default().
+	Logger *slog.Logger
+	// OnConnect is called, on a goroutine of its own, when a peer is
+	// admitted; OnDisconnect, on the peer's goroutine, when an admitted
+	// peer leaves (err says why, nil for a clean close).
+	OnConnect    func(id PeerID)
+	OnDisconnect func(id PeerID, err error)
+	// OnBytes receives RAW packets (send_bytes; the engine's peer_packet
+	// signal). data is valid during the call only.
+	OnBytes func(from PeerID, data []byte)
+	// Observe, when set, sees every packet the host receives, decoded as
+	// far as the host can; for tracing. It runs on the peer's goroutine.
+	Observe func(e *Event)
+}
+
+// Event describes one packet received by a Host, for HostOptions.Observe.
+type Event struct {
+	From PeerID
+	// To is the target of a relayed packet: 0 all, -n all but n.
+	To PeerID
+	// Relayed is set for a packet carried by a SYS RELAY (Godot 4) or
+	// addressed to other peers (Godot 3).
+	Relayed bool
+	// Data is the packet as received (for a relayed packet, the inner
+	// one); valid during the call only.
+	Data   []byte
+	Packet Packet
+	// Node and Method name what a REMOTE_CALL calls, when the host knows
+	// (Node from the path cache, Method from the declarations); Method is
+	// "" when only the id is known.
+	Node   string
+	Method string
+	// Args are the decoded arguments of a REMOTE_CALL.
+	Args []variant.Value
+	// Err is why the packet was refused, if it was.
+	Err error
+}
+
+// Host is a multiplayer host (peer id 1) that Godot clients join:
+// SceneMultiplayer's server side with a Go program in place of the game.
+type Host struct {
+	*session
+	o      HostOptions
+	log    *slog.Logger
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu     sync.Mutex
+	peers  map[PeerID]*hostPeer
+	order  []PeerID // connection order, for the engine's iteration
+	closed bool
+}
+
+type recvEntry struct {
+	path string
+	node *node // nil when the host does not declare the node
+}
+
+type hostPeer struct {
+	id         PeerID
+	ip         string
+	link       Link
+	q          *outQueue
+	pending    bool // authenticating
+	admitted   bool
+	authLocal  bool
+	authRemote bool
+	*remote
+	relayed map[PeerID]*remote // paths announced to other peers through the relay, for Observe
+	errs    int
+	dropErr error
+}
+
+// NewHost returns a host that knows the given nodes and their RPCs.
+func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
+	if o.Godot == 0 {
+		o.Godot = variant.Godot4
+	}
+	if o.Auth != nil && o.Godot == variant.Godot3 {
+		return nil, errors.New("multiplayer: Godot 3 has no authentication step")
+	}
+	if o.AuthTimeout <= 0 {
+		o.AuthTimeout = DefaultAuthTimeout
+	}
+	if o.MaxPeers <= 0 {
+		o.MaxPeers = DefaultMaxPeers
+	}
+	if o.MaxPeersPerIP <= 0 {
+		o.MaxPeersPerIP = DefaultMaxPeersPerIP
+	}
+	if o.MaxPathCache <= 0 {
+		o.MaxPathCache = DefaultMaxPathCache
+	}
+	if o.MaxQueuedBytes <= 0 {
+		o.MaxQueuedBytes = DefaultMaxQueuedBytes
+	}
+	if o.MaxErrors == 0 {
+		o.MaxErrors = DefaultMaxErrors
+	}
+	sess, err := newSession(o.Godot, o.AllowObjects, nodes)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{session: sess, o: o, log: o.Logger, peers: map[PeerID]*hostPeer{}}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	h.ctx, h.cancel = context.WithCancel(context.Background())
+	return h, nil
+}
+
+// Serve accepts clients from l until ctx is done or the host is closed,
+// and serves each on its own goroutines. It closes l before returning.
+func (h *Host) Serve(ctx context.Context, l Listener) error {
+	defer l.Close()
+	stop := context.AfterFunc(h.ctx, func() { l.Close() })
+	defer stop()
+	for {
+		link, err := l.Accept(ctx)
+		if err != nil {
+			if h.ctx.Err() != nil {
+				return ErrClosed
+			}
+			return err
+		}
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.ServeLink(link)
+		}()
+	}
+}
+
+// ServeLink serves one client on a Link the caller accepted, until it
+// leaves or is dropped; it returns why. The Link is closed on return.
+func (h *Host) ServeLink(link Link) error {
+	p, err := h.join(link)
+	if err != nil {
+		link.Close()
+		return err
+	}
+	done := make(chan struct{})
+	go func() {
+		h.writeLoop(p)
+		close(done)
+	}()
+	err = h.readLoop(p)
+	h.leave(p, err)
+	<-done
+	link.Close()
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+func (h *Host) join(link Link) (*hostPeer, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	if len(h.peers) >= h.o.MaxPeers {
+		h.log.Warn("multiplayer: refusing a client: too many peers", "addr", addrOf(link), "max", h.o.MaxPeers)
+		return nil, fmt.Errorf("%w: %d peers already", ErrBudget, len(h.peers))
+	}
+	ip := ipOf(link)
+	if ip != "" {
+		n := 0
+		for _, o := range h.peers {
+			if o.ip == ip {
+				n++
+			}
+		}
+		if n >= h.o.MaxPeersPerIP {
+			h.log.Warn("multiplayer: refusing a client: too many from its address", "addr", addrOf(link), "max", h.o.MaxPeersPerIP)
+			return nil, fmt.Errorf("%w: %d peers from %s already", ErrBudget, n, ip)
+		}
+	}
+	id := h.newIDLocked()
+	if cl, ok := link.(ClientIDLink); ok {
+		// The client chose its id (ENet): the engine's server refuses one
+		// below 2 or taken.
+		id = cl.ClientID()
+		if _, taken := h.peers[id]; taken || id < 2 {
+			h.log.Warn("multiplayer: refusing a client: its id is taken or reserved", "addr", addrOf(link), "peer", id)
+			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
+		}
+	}
+	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
+	h.peers[id] = p
+	h.order = append(h.order, id)
+	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
+	if h.o.Godot == variant.Godot3 {
+		// Godot 3's WebSocketMultiplayerPeer: the id, then the host, then
+		// the other peers both ways (_send_add).
+		h.frameLocked(p, Frame{Kind: FramePeerAdded, Peer: HostID})
+		for _, oid := range h.order {
+			if o := h.peers[oid]; o != p {
+				h.frameLocked(o, Frame{Kind: FramePeerAdded, Peer: id})
+				h.frameLocked(p, Frame{Kind: FramePeerAdded, Peer: oid})
+			}
+		}
+		h.admitLocked(p)
+		return p, nil
+	}
+	if h.o.Auth != nil {
+		p.pending = true
+		time.AfterFunc(h.o.AuthTimeout, func() {
+			h.mu.Lock()
+			still := p.pending && h.peers[p.id] == p
+			h.mu.Unlock()
+			if still {
+				h.drop(p, ErrAuthTimeout)
+			}
+		})
+		return p, nil
+	}
+	h.admitLocked(p)
+	return p, nil
+}
+
+// ipOf returns the IP address of the link's other side, "" when unknown.
+func ipOf(l Link) string {
+	a := l.RemoteAddr()
+	if a == nil {
+		return ""
+	}
+	if ta, ok := a.(*net.TCPAddr); ok {
+		return ta.IP.String()
+	}
+	host, _, err := net.SplitHostPort(a.String())
+	if err != nil {
+		return ""
+	}
+	return host
+}
+
+func addrOf(l Link) string {
+	if a := l.RemoteAddr(); a != nil {
+		return a.String()
+	}
+	return ""
+}
+
+// newIDLocked picks a free id in [2, 2^31-1], at random as the engine does.
+func (h *Host) newIDLocked() PeerID {
+	for {
+		id := PeerID(rand.Int32N(1<<31-2) + 2)
+		if _, used := h.peers[id]; !used {
+			return id
+		}
+	}
+}
+
+// admitLocked admits p: SceneMultiplayer._admit_peer.
+func (h *Host) admitLocked(p *hostPeer) {
+	p.pending = false
+	if h.o.Godot == variant.Godot4 && !h.o.NoRelay {
+		for _, oid := range h.order {
+			o := h.peers[oid]
+			if o == p || !o.admitted {
+				continue
+			}
+			h.sendLocked(o, AppendSys(nil, SysAddPeer, p.id, nil), 0, Reliable)
+			h.sendLocked(p, AppendSys(nil, SysAddPeer, o.id, nil), 0, Reliable)
+		}
+	}
+	p.admitted = true
+	if h.o.OnConnect != nil {
+		id := p.id
+		go h.o.OnConnect(id)
+	}
+}
+
+func (h *Host) leave(p *hostPeer, err error) {
+	h.mu.Lock()
+	if h.peers[p.id] != p {
+		h.mu.Unlock()
+		return
+	}
+	delete(h.peers, p.id)
+	for i, id := range h.order {
+		if id == p.id {
+			h.order = append(h.order[:i], h.order[i+1:]...)
+			break
+		}
+	}
+	if p.dropErr != nil {
+		err = p.dropErr
+	}
+	if p.admitted {
+		for _, oid := range h.order {
+			o := h.peers[oid]
+			if h.o.Godot == variant.Godot3 {
+				h.frameLocked(o, Frame{Kind: FramePeerRemoved, Peer: p.id})
+			} else if !h.o.NoRelay && o.admitted {
+				h.sendLocked(o, AppendSys(nil, SysDelPeer, p.id, nil), 0, Reliable)
+			}
+		}
+	}
+	admitted := p.admitted
+	h.mu.Unlock()
+	p.q.close()
+	if err == io.EOF {
+		err = nil
+	}
+	if admitted && h.o.OnDisconnect != nil {
+		h.o.OnDisconnect(p.id, err)
+	}
+}
+
+// drop disconnects p for err.
+func (h *Host) drop(p *hostPeer, err error) {
+	h.mu.Lock()
+	if p.dropErr == nil {
+		p.dropErr = err
+	}
+	h.mu.Unlock()
+	h.log.Warn("multiplayer: dropping peer", "peer", p.id, "err", err)
+	p.q.close()
+	p.link.Close()
+}
+
+// frameLocked queues a frame for p; a peer over its budget is dropped.
+func (h *Host) frameLocked(p *hostPeer, f Frame) {
+	if !p.q.push(f) {
+		if p.dropErr == nil {
+			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
+			go h.drop(p, p.dropErr)
+		}
+	}
+}
+
+// sendLocked queues a packet for p.
+func (h *Host) sendLocked(p *hostPeer, pkt []byte, ch int, mode TransferMode) {
+	h.frameLocked(p, Frame{Kind: FrameData, From: HostID, To: p.id, Data: pkt, Channel: ch, Mode: mode})
+}
+
+func (h *Host) writeLoop(p *hostPeer) {
+	for {
+		f, ok := p.q.pop()
+		if !ok {
+			return
+		}
+		if err := p.link.WriteFrame(f); err != nil {
+			h.drop(p, err)
+			return
+		}
+	}
+}
+
+func (h *Host) readLoop(p *hostPeer) error {
+	dl, canDeadline := p.link.(interface{ SetReadDeadline(time.Time) error })
+	for {
+		if h.o.IdleTimeout > 0 && canDeadline {
+			dl.SetReadDeadline(time.Now().Add(h.o.IdleTimeout))
+		}
+		f, err := p.link.ReadFrame()
+		if err != nil {
+			var pe *PacketError
+			if errors.As(err, &pe) {
+				if h.peerError(p, &Event{From: p.id}, err) {
+					return err
+				}
+				continue
+			}
+			return err
+		}
+		if f.Kind != FrameData {
+			h.peerError(p, &Event{From: p.id}, perr(0, CmdUnknown, ErrInvalidPacket, "a client sent a system message"))
+			continue
+		}
+		if h.o.Godot == variant.Godot3 {
+			err = h.receive3(p, f)
+		} else {
+			err = h.receive4(p, f)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// peerError records a refused packet and shows it to Observe; true when p
+// has now sent too many.
+func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
+	e.Err = err
+	if h.o.Observe != nil {
+		h.o.Observe(e)
+	}
+	return h.refuse(p, err)
+}
+
+// refuse counts a refused packet; true when p has now sent too many.
+// Refused calls (unknown nodes or methods, modes, arguments) do not count:
+// games call RPCs on nodes a Go host need not know, and the engine only
+// logs them.
+func (h *Host) refuse(p *hostPeer, err error) bool {
+	h.log.Debug("multiplayer: refused packet", "peer", p.id, "err", err)
+	if _, isCall := errors.AsType[*CallError](err); isCall {
+		return false
+	}
+	h.mu.Lock()
+	p.errs++
+	over := h.o.MaxErrors > 0 && p.errs > h.o.MaxErrors
+	h.mu.Unlock()
+	if over {
+		h.drop(p, fmt.Errorf("%w: more than %d refused packets, the last: %v", ErrBudget, h.o.MaxErrors, err))
+	}
+	return over
+}
+
+// receive4 is SceneMultiplayer::poll for one packet of a Godot 4 client.
+func (h *Host) receive4(p *hostPeer, f Frame) error {
+	b := f.Data
+	h.mu.Lock()
+	pending := p.pending
+	h.mu.Unlock()
+	if pending {
+		if len(b) < 2 || b[0]&7 != 7 || b[1] != byte(SysAuth) {
+			h.peerError(p, &Event{From: p.id}, fmt.Errorf("%w: only authentication messages before authentication", ErrNotAllowed))
+			return nil
+		}
+		if h.o.Observe != nil {
+			ap, _ := Parse(variant.Godot4, b)
+			h.o.Observe(&Event{From: p.id, Data: b, Packet: ap})
+		}
+		if len(b) > 2 {
+			a := h.authOf(p)
+			if err := h.o.Auth(h.ctx, a, b[2:]); err != nil {
+				h.drop(p, fmt.Errorf("multiplayer: authentication refused: %w", err))
+				return err
+			}
+			return nil
+		}
+		h.mu.Lock()
+		p.authRemote = true
+		if p.authLocal {
+			h.admitLocked(p)
+		}
+		h.mu.Unlock()
+		return nil
+	}
+	pkt, err := Parse(variant.Godot4, b)
+	e := &Event{From: p.id, Packet: pkt, Data: b}
+	if err != nil {
+		h.peerError(p, e, err)
+		return nil
+	}
+	if pkt.Command == CmdSys {
+		switch pkt.Sys {
+		case SysAuth:
+			if len(b) != 2 {
+				h.peerError(p, e, perr(2, CmdSys, ErrInvalidPacket, "authentication data after authentication"))
+			}
+			return nil
+		case SysRelay:
+			return h.relay4(p, pkt, f)
+		default:
+			h.peerError(p, e, perr(1, CmdSys, ErrNotAllowed, "a client sent "+pkt.Sys.String()))
+			return nil
+		}
+	}
+	h.process(p, p.id, e)
+	return nil
+}
+
+// relay4 forwards a SYS RELAY packet as the engine's server does.
+func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
+	e := &Event{From: p.id, To: pkt.Peer, Relayed: true, Data: pkt.Payload}
+	if h.o.NoRelay {
+		h.peerError(p, e, fmt.Errorf("%w: relay is off", ErrNotAllowed))
+		return nil
+	}
+	inner := pkt.Payload
+	if ip, err := Parse(variant.Godot4, inner); err == nil {
+		e.Packet = ip
+	}
+	target := pkt.Peer
+	out := AppendSys(nil, SysRelay, p.id, inner)
+	h.mu.Lock()
+	if target > 0 {
+		t := h.peers[target]
+		if t == nil || !t.admitted || target == p.id {
+			h.mu.Unlock()
+			// The engine drops it silently: the target may have just left.
+			e.Err = fmt.Errorf("%w: relay to %d", ErrUnknownPeer, target)
+			if h.o.Observe != nil {
+				h.o.Observe(e)
+			}
+			return nil
+		}
+		h.sendLocked(t, out, f.Channel, f.Mode)
+		h.mu.Unlock()
+		h.observeRelayed(p, target, e)
+		return nil
+	}
+	for _, oid := range h.order {
+		o := h.peers[oid]
+		if o == p || oid == -target || !o.admitted {
+			continue
+		}
+		h.sendLocked(o, out, f.Channel, f.Mode)
+	}
+	h.mu.Unlock()
+	if target == -1 {
+		h.observeRelayed(p, target, e)
+		return nil
+	}
+	// The host is one of the targets: process it as from the source.
+	ip, err := Parse(variant.Godot4, inner)
+	e.Packet = ip
+	if err != nil {
+		h.peerError(p, e, err)
+		return nil
+	}
+	if ip.Command == CmdSys {
+		h.peerError(p, e, perr(0, CmdSys, ErrInvalidPacket, "a relayed SYS packet"))
+		return nil
+	}
+	h.process(p, p.id, e)
+	return nil
+}
+
+// receive3 is the server side of Godot 3's WebSocketMultiplayerPeer and
+// NetworkedMultiplayerENet (which relay alike: the sender must be the
+// peer, the packet goes on with its channel and mode) plus
+// MultiplayerAPI::_process_packet for one message.
+func (h *Host) receive3(p *hostPeer, f Frame) error {
+	e := &Event{From: p.id, To: f.To, Data: f.Data}
+	if f.From != p.id {
+		h.peerError(p, e, fmt.Errorf("%w: message claims to come from peer %d", ErrNotAllowed, f.From))
+		return nil
+	}
+	forUs := f.To == HostID || f.To == Broadcast || f.To < 0 && f.To != -p.id
+	if f.To != HostID {
+		e.Relayed = true
+		h.mu.Lock()
+		switch {
+		case f.To > 0:
+			t := h.peers[f.To]
+			if t == nil || f.To == p.id {
+				h.mu.Unlock()
+				h.peerError(p, e, fmt.Errorf("%w: relay to %d", ErrUnknownPeer, f.To))
+				return nil
+			}
+			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+		default:
+			for _, oid := range h.order {
+				if oid != p.id && oid != -f.To {
+					h.frameLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+				}
+			}
+		}
+		h.mu.Unlock()
+	}
+	pkt, err := Parse(variant.Godot3, f.Data)
+	e.Packet = pkt
+	if err != nil {
+		h.peerError(p, e, err)
+		return nil
+	}
+	if !forUs {
+		h.observeRelayed(p, f.To, e)
+		return nil
+	}
+	h.process(p, p.id, e)
+	return nil
+}
+
+// refuseEvent marks e refused; process shows e to Observe itself.
+func (h *Host) refuseEvent(p *hostPeer, e *Event, err error) {
+	e.Err = err
+	h.refuse(p, err)
+}
+
+// describe fills in the node and method names and the arguments of a
+// call, as far as the host knows them.
+func (h *Host) describe(from PeerID, e *Event) {
+	pk := &e.Packet
+	if pk.Command != CmdRemoteCall && pk.Command != CmdRemoteSet {
+		return
+	}
+	if p := h.peer(from); p != nil {
+		h.mu.Lock()
+		h.resolve(p.remote, e)
+		h.mu.Unlock()
+	}
+	if args, err := DecodeArgs(h.vdec, pk); err == nil {
+		e.Args = args
+	}
+}
+
+// observeRelayed shows Observe a packet the host only relays, with the
+// node and method names the sender announced to that target.
+func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
+	if h.o.Observe == nil {
+		return
+	}
+	pk := &e.Packet
+	h.mu.Lock()
+	if p.relayed == nil {
+		p.relayed = map[PeerID]*remote{}
+	}
+	r := p.relayed[target]
+	if r == nil && len(p.relayed) < h.o.MaxPeers {
+		r = newRemote()
+		p.relayed[target] = r
+	}
+	if r != nil {
+		switch pk.Command {
+		case CmdSimplifyPath:
+			e.Node = string(pk.Path)
+			h.simplify(r, pk, h.o.MaxPathCache)
+		case CmdRemoteCall, CmdRemoteSet:
+			h.resolve(r, e)
+		}
+	}
+	h.mu.Unlock()
+	if pk.Command == CmdRemoteCall || pk.Command == CmdRemoteSet {
+		if args, err := DecodeArgs(h.vdec, pk); err == nil {
+			e.Args = args
+		}
+	}
+	h.o.Observe(e)
+}
+
+func (h *Host) peer(id PeerID) *hostPeer {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.peers[id]
+}
+
+// process handles a packet addressed to the host, from peer "from"
+// (the source of a relayed packet).
+func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
+	pk := &e.Packet
+	if h.o.Observe != nil {
+		h.describe(from, e)
+		defer h.o.Observe(e)
+	}
+	switch pk.Command {
+	case CmdSimplifyPath:
+		e.Node = string(pk.Path)
+		h.mu.Lock()
+		reply, err := h.simplify(p.remote, pk, h.o.MaxPathCache)
+		if reply != nil {
+			h.sendLocked(p, reply, 0, Reliable)
+		}
+		h.mu.Unlock()
+		if errors.Is(err, ErrBudget) {
+			e.Err = err
+			h.drop(p, err)
+		} else if err != nil {
+			h.refuseEvent(p, e, err)
+		}
+	case CmdConfirmPath:
+		h.mu.Lock()
+		err := h.confirm(p.remote, pk)
+		h.mu.Unlock()
+		if err != nil {
+			h.refuseEvent(p, e, err)
+		}
+	case CmdRaw:
+		if h.o.OnBytes != nil {
+			h.o.OnBytes(from, pk.Payload)
+		}
+	case CmdRemoteCall:
+		h.mu.Lock()
+		nd, m, err := h.resolve(p.remote, e)
+		h.mu.Unlock()
+		if err == nil {
+			err = h.dispatch(h.ctx, HostID, nd, m, e)
+		}
+		if err != nil {
+			h.refuseEvent(p, e, err)
+		}
+	case CmdSpawn, CmdDespawn, CmdSync, CmdRemoteSet:
+		// Replication (a client with authority over a synchronizer sends
+		// SYNC to every peer, the host included) and Godot 3's rset: the
+		// host keeps no scene to apply them to. They are shown to Observe
+		// and dropped, without counting against the peer.
+	default:
+		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
+	}
+}
+
+// Peers returns the ids of the admitted peers.
+func (h *Host) Peers() []PeerID {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var out []PeerID
+	for _, id := range h.order {
+		if h.peers[id].admitted {
+			out = append(out, id)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}
+
+// Kick disconnects a peer.
+func (h *Host) Kick(id PeerID) error {
+	p := h.peer(id)
+	if p == nil {
+		return ErrUnknownPeer
+	}
+	h.drop(p, errors.New("multiplayer: kicked"))
+	return nil
+}
+
+// targetsLocked returns the admitted peers that target to names: one id,
+// 0 for all, -n for all but n.
+func (h *Host) targetsLocked(to PeerID) ([]*hostPeer, error) {
+	if to > 0 {
+		p := h.peers[to]
+		if p == nil || !p.admitted {
+			return nil, fmt.Errorf("%w: %d", ErrUnknownPeer, to)
+		}
+		return []*hostPeer{p}, nil
+	}
+	var out []*hostPeer
+	for _, id := range h.order {
+		if p := h.peers[id]; p.admitted && id != -to {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// Call calls method on the node at path on peer to (one id, 0 for every
+// peer, -n for every peer but n), like the engine's rpc_id. The node and
+// method must be declared; args are converted as gdvar.Marshal converts
+// values. With CallLocal, the host's own handler runs too when the target
+// includes the host.
+func (h *Host) Call(to PeerID, path, methodName string, args ...any) error {
+	nd, m, c, err := h.prepareCall(path, methodName, args)
+	if err != nil {
+		return err
+	}
+	h.mu.Lock()
+	targets, err := h.targetsLocked(to)
+	if err != nil {
+		h.mu.Unlock()
+		return err
+	}
+	for _, p := range targets {
+		for _, pkt := range h.callPackets(p.remote, nd, c) {
+			h.sendLocked(p, pkt, m.Channel, m.Transfer)
+		}
+	}
+	h.mu.Unlock()
+	if m.CallLocal && (to <= 0 && to != -HostID || to == HostID) && m.fn.IsValid() {
+		pk, err := Parse(h.f, AppendCall(nil, h.f, c))
+		if err != nil {
+			return err
+		}
+		return m.invoke(h.ctx, h.dec, h.f, HostID, &pk)
+	}
+	return nil
+}
+
+func trimRoot(p string) string {
+	if len(p) > 6 && p[:6] == "/root/" {
+		return p[6:]
+	}
+	return p
+}
+
+// SendBytes sends a RAW packet (the client's peer_packet signal) to peer
+// to (one id, 0 for all, -n for all but n).
+func (h *Host) SendBytes(to PeerID, data []byte, mode TransferMode, channel int) error {
+	if len(data) == 0 {
+		return errors.New("multiplayer: empty raw packet")
+	}
+	pkt := AppendRaw(nil, h.o.Godot, data)
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	targets, err := h.targetsLocked(to)
+	if err != nil {
+		return err
+	}
+	for _, p := range targets {
+		h.sendLocked(p, pkt, channel, mode)
+	}
+	return nil
+}
+
+// Close disconnects every peer and stops Serve.
+func (h *Host) Close() error {
+	h.mu.Lock()
+	if h.closed {
+		h.mu.Unlock()
+		return nil
+	}
+	h.closed = true
+	ps := make([]*hostPeer, 0, len(h.peers))
+	for _, p := range h.peers {
+		ps = append(ps, p)
+	}
+	h.mu.Unlock()
+	h.cancel()
+	for _, p := range ps {
+		p.q.close()
+		p.link.Close()
+	}
+	h.wg.Wait()
+	return nil
+}

@@ -1,0 +1,247 @@
+package multiplayer
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gdvar/gdvar/variant"
+)
+
+// Load on one Host: loadClients Go clients on loopback WebSocket, each
+// calling an RPC on the host loadRate times a second, paced by a ticker of
+// its own. Each iteration of the benchmark is one second of that load, so
+// -benchtime=5x measures five seconds. The clients run in the benchmark's
+// process, so the CPU and memory figures count both ends of every
+// connection.
+//
+// Reported:
+//   - cpu-µs/client-s: process CPU time (user+sys, getrusage) during the
+//     load, per client and second of load (loadRate calls), so it does not
+//     depend on how long the machine took to run them;
+//   - rpc/s: RPCs handled by the host per second of wall time, which falls
+//     short of loadClients*loadRate when the machine cannot keep up;
+//   - heap-B/client, stack-B/client: heap (after GC) and goroutine
+//     stacks held per connected, idle client;
+//   - RSS-B/client: resident set growth per connected client, after
+//     free pages are returned to the system;
+//   - p50-µs, p99-µs: time from Client.Call to the host's handler;
+//   - connect-ms: time to connect and join all clients, 32 at a time.
+//
+// Every call must reach the handler, and every goroutine and socket must
+// be gone after Close, or the benchmark fails.
+const (
+	loadClients = 1000
+	loadRate    = 20 // RPCs per client per second
+)
+
+func BenchmarkLoad(b *testing.B) {
+	raiseOpenFiles(b, 2*loadClients+256)
+	baseGoroutines := runtime.NumGoroutine()
+	baseFDs := openFiles()
+
+	// Each call carries the time it was sent since epoch; the handler
+	// stores its latency in lat.
+	epoch := time.Now()
+	var got atomic.Int64
+	var latp atomic.Pointer[[]int64]
+	node := Node{Path: "P", Methods: []Method{{Name: "move", Mode: AnyPeer, Transfer: Reliable,
+		Handler: func(_ context.Context, from PeerID, pos variant.Vector2, sent int) {
+			us := (time.Since(epoch) - time.Duration(sent)) / time.Microsecond
+			i := got.Add(1) - 1
+			if lat := latp.Load(); lat != nil && i < int64(len(*lat)) {
+				(*lat)[i] = int64(us)
+			}
+		}}}}
+
+	// FreeOSMemory collects and returns free pages, so that the resident
+	// set counts what is live.
+	var before, after runtime.MemStats
+	debug.FreeOSMemory()
+	runtime.ReadMemStats(&before)
+	rssBefore := rss()
+
+	h, err := NewHost(HostOptions{Logger: quiet, NoRelay: true, MaxPeers: loadClients, MaxPeersPerIP: loadClients}, node)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() { served <- h.Serve(ctx, l) }()
+
+	cs := make([]*Client, loadClients)
+	cleanup := func() {
+		for _, c := range cs {
+			if c != nil {
+				c.Close()
+			}
+		}
+		h.Close()
+		cancel()
+		<-served
+	}
+
+	connectStart := time.Now()
+	var joinErr atomic.Value
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	for range 32 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= loadClients {
+					return
+				}
+				jctx, jcancel := context.WithTimeout(ctx, 30*time.Second)
+				link, err := DialWebSocket(jctx, "ws://"+l.Addr().String(), WebSocketOptions{})
+				if err == nil {
+					cs[i], err = Join(jctx, link, ClientOptions{Logger: quiet}, node)
+				}
+				jcancel()
+				if err != nil {
+					joinErr.CompareAndSwap(nil, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	connectTime := time.Since(connectStart)
+	if err, _ := joinErr.Load().(error); err != nil {
+		cleanup()
+		b.Fatalf("joining: %v", err)
+	}
+	if n := len(h.Peers()); n != loadClients {
+		cleanup()
+		b.Fatalf("%d of %d clients connected", n, loadClients)
+	}
+	debug.FreeOSMemory()
+	runtime.ReadMemStats(&after)
+	rssAfter := rss()
+
+	perClient := loadRate * b.N
+	total := int64(perClient * loadClients)
+	lat := make([]int64, total)
+	latp.Store(&lat)
+	period := time.Second / loadRate
+	var ru0, ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	b.ReportAllocs()
+	b.ResetTimer()
+	start := time.Now()
+	var callErr atomic.Value
+	for i, c := range cs {
+		wg.Go(func() {
+			// Spread the clients' ticks over the period, as real clients are.
+			time.Sleep(period * time.Duration(i) / loadClients)
+			t := time.NewTicker(period)
+			defer t.Stop()
+			for range perClient {
+				if err := c.Call(HostID, "P", "move", variant.Vector2{X: 1, Y: 2}, int(time.Since(epoch))); err != nil {
+					callErr.CompareAndSwap(nil, err)
+					return
+				}
+				<-t.C
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for got.Load() < total && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cleanup()
+	if err, _ := callErr.Load().(error); err != nil {
+		b.Fatalf("calling: %v", err)
+	}
+	if n := got.Load(); n != total {
+		b.Fatalf("%d of %d calls arrived (%d lost)", n, total, total-n)
+	}
+
+	cpu := time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
+		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
+	b.ReportMetric(float64(cpu/time.Microsecond)/float64(loadClients*b.N), "cpu-µs/client-s")
+	b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/loadClients, "heap-B/client")
+	b.ReportMetric((float64(after.StackInuse)-float64(before.StackInuse))/loadClients, "stack-B/client")
+	b.ReportMetric(float64(rssAfter-rssBefore)/loadClients, "RSS-B/client")
+	b.ReportMetric(float64(total)/elapsed.Seconds(), "rpc/s")
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2]), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100]), "p99-µs")
+	b.ReportMetric(float64(connectTime.Milliseconds()), "connect-ms")
+
+	// Everything the host and the clients started must be gone.
+	deadline = time.Now().Add(10 * time.Second)
+	for (runtime.NumGoroutine() > baseGoroutines || openFiles() > baseFDs) && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > baseGoroutines {
+		buf := make([]byte, 1<<16)
+		b.Fatalf("%d goroutines left after Close (%d before):\n%s", n, baseGoroutines, buf[:runtime.Stack(buf, true)])
+	}
+	if n := openFiles(); n > baseFDs {
+		b.Fatalf("%d files open after Close (%d before)", n, baseFDs)
+	}
+}
+
+// raiseOpenFiles raises the soft limit on open files to n if it is lower,
+// within the hard limit, or skips the benchmark.
+func raiseOpenFiles(b *testing.B, n uint64) {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		b.Skipf("open file limit unknown: %v", err)
+	}
+	if lim.Cur >= n {
+		return
+	}
+	if lim.Max < n {
+		b.Skipf("needs %d open files, the hard limit is %d (raise it with ulimit -Hn)", n, lim.Max)
+	}
+	old := lim.Cur
+	lim.Cur = n
+	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
+		b.Skipf("needs %d open files, the limit is %d: %v", n, old, err)
+	}
+	b.Cleanup(func() {
+		lim.Cur = old
+		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
+	})
+}
+
+// openFiles is the number of the process's open files, or 0 where
+// /proc/self/fd is not there.
+func openFiles() int {
+	es, _ := os.ReadDir("/proc/self/fd")
+	return len(es)
+}
+
+// rss is the process's resident set in bytes, from /proc/self/statm, or 0.
+func rss() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	var pages int64
+	i := 0
+	for i < len(b) && b[i] != ' ' {
+		i++
+	}
+	for i++; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		pages = pages*10 + int64(b[i]-'0')
+	}
+	return pages * int64(os.Getpagesize())
+}

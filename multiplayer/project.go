@@ -1,0 +1,255 @@
+package multiplayer
+
+import (
+	"bufio"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/gdvar/gdvar/variant"
+)
+
+// Loading RPC declarations from a Godot project: the RPC functions of each
+// script (@rpc annotations in Godot 4, the remote/master/puppet keywords in
+// Godot 3), attached to node paths by the scenes (.tscn) and the autoloads
+// of project.godot. It reads the text forms only; scripts that inherit RPCs
+// from another script, and nodes added from code, need declaring by hand.
+
+var (
+	rpcAnnot4 = regexp.MustCompile(`^\s*@rpc\b(?:\s*\(([^)]*)\))?\s*(.*)$`)
+	funcDecl  = regexp.MustCompile(`^\s*(?:static\s+)?func\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+	rpcKw3    = regexp.MustCompile(`^\s*(remote|master|puppet|slave|remotesync|sync|mastersync|puppetsync)\s+func\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(`)
+)
+
+// ScriptRPCs reads the RPC methods a GDScript source declares.
+func ScriptRPCs(f variant.Family, src string) ([]Method, error) {
+	var out []Method
+	sc := bufio.NewScanner(strings.NewReader(src))
+	sc.Buffer(nil, 1<<20)
+	var pending *Method
+	for sc.Scan() {
+		line := sc.Text()
+		if f == variant.Godot3 {
+			if m := rpcKw3.FindStringSubmatch(line); m != nil {
+				meth := Method{Name: m[2], Transfer: Reliable}
+				switch m[1] {
+				case "remote", "remotesync", "sync":
+					meth.Mode = AnyPeer
+				case "master", "mastersync":
+					meth.Mode = Master
+				default:
+					meth.Mode = Authority
+				}
+				meth.CallLocal = strings.HasSuffix(m[1], "sync")
+				out = append(out, meth)
+			}
+			continue
+		}
+		if m := rpcAnnot4.FindStringSubmatch(line); m != nil {
+			meth, err := parseRPCAnnotation(m[1])
+			if err != nil {
+				return nil, err
+			}
+			pending = &meth
+			line = m[2]
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+		}
+		if pending != nil {
+			if m := funcDecl.FindStringSubmatch(line); m != nil {
+				pending.Name = m[1]
+				out = append(out, *pending)
+				pending = nil
+			} else if t := strings.TrimSpace(line); t != "" && !strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "@") {
+				pending = nil // the annotation was not on a function
+			}
+		}
+	}
+	return out, sc.Err()
+}
+
+// parseRPCAnnotation reads @rpc's arguments; the defaults are the
+// engine's: authority, call_remote, unreliable, channel 0.
+func parseRPCAnnotation(args string) (Method, error) {
+	m := Method{Mode: Authority, Transfer: Unreliable}
+	for _, a := range strings.Split(args, ",") {
+		a = strings.Trim(strings.TrimSpace(a), `"'`)
+		switch a {
+		case "":
+		case "any_peer":
+			m.Mode = AnyPeer
+		case "authority":
+			m.Mode = Authority
+		case "call_local":
+			m.CallLocal = true
+		case "call_remote":
+			m.CallLocal = false
+		case "reliable":
+			m.Transfer = Reliable
+		case "unreliable":
+			m.Transfer = Unreliable
+		case "unreliable_ordered":
+			m.Transfer = UnreliableOrdered
+		default:
+			n, err := strconv.Atoi(a)
+			if err != nil {
+				return m, fmt.Errorf("multiplayer: unknown @rpc argument %q", a)
+			}
+			m.Channel = n
+		}
+	}
+	return m, nil
+}
+
+var (
+	tscnHeader = regexp.MustCompile(`^\[(\w+)\s*(.*)\]\s*$`)
+	tscnAttr   = regexp.MustCompile(`(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s\]]+)`)
+	tscnScript = regexp.MustCompile(`^script\s*=\s*ExtResource\(\s*"?([^")\s]+)"?\s*\)`)
+)
+
+func attrs(s string) map[string]string {
+	out := map[string]string{}
+	for _, m := range tscnAttr.FindAllStringSubmatch(s, -1) {
+		out[m[1]] = strings.Trim(m[2], `"`)
+	}
+	return out
+}
+
+// SceneScripts reads a text scene (.tscn) and returns the res:// script
+// path attached to each node, by node path relative to the scene root's
+// parent: "Main", "Main/Player", …
+func SceneScripts(src string) map[string]string {
+	ext := map[string]string{} // ext_resource id → path
+	out := map[string]string{}
+	root := ""
+	cur := ""
+	sc := bufio.NewScanner(strings.NewReader(src))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if m := tscnHeader.FindStringSubmatch(line); m != nil {
+			a := attrs(m[2])
+			cur = ""
+			switch m[1] {
+			case "ext_resource":
+				if a["type"] == "Script" {
+					ext[a["id"]] = a["path"]
+				}
+			case "node":
+				name := a["name"]
+				parent, hasParent := a["parent"]
+				switch {
+				case !hasParent:
+					root = name
+					cur = name
+				case parent == ".":
+					cur = root + "/" + name
+				default:
+					cur = root + "/" + parent + "/" + name
+				}
+			}
+			continue
+		}
+		if cur != "" {
+			if m := tscnScript.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+				if p, ok := ext[m[1]]; ok {
+					out[cur] = p
+				}
+			}
+		}
+	}
+	return out
+}
+
+// LoadProject reads the RPC declarations of a Godot project in dir: every
+// scene's nodes whose scripts declare RPCs (at the path the node has when
+// the scene is the main scene or is instanced under /root), and the
+// autoloads. Handlers are left nil: add them to the returned Nodes.
+func LoadProject(dir string, f variant.Family) ([]Node, error) {
+	fsys := os.DirFS(dir)
+	scripts := map[string][]Method{}
+	load := func(res string) ([]Method, error) {
+		if m, ok := scripts[res]; ok {
+			return m, nil
+		}
+		src, err := fs.ReadFile(fsys, strings.TrimPrefix(res, "res://"))
+		if err != nil {
+			return nil, err
+		}
+		m, err := ScriptRPCs(f, string(src))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", res, err)
+		}
+		scripts[res] = m
+		return m, nil
+	}
+	byPath := map[string][]Method{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != ".") {
+			return fs.SkipDir
+		}
+		if d.IsDir() || path.Ext(p) != ".tscn" {
+			return nil
+		}
+		src, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		for np, res := range SceneScripts(string(src)) {
+			m, err := load(res)
+			if err != nil {
+				continue // a script outside the project, or unreadable
+			}
+			if len(m) > 0 {
+				byPath[np] = m
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if cfg, err := fs.ReadFile(fsys, "project.godot"); err == nil {
+		section := ""
+		for _, line := range strings.Split(string(cfg), "\n") {
+			line = strings.TrimSpace(line)
+			if strings.HasPrefix(line, "[") {
+				section = strings.Trim(line, "[]")
+				continue
+			}
+			if section != "autoload" {
+				continue
+			}
+			name, val, ok := strings.Cut(line, "=")
+			if !ok {
+				continue
+			}
+			res := strings.TrimPrefix(strings.Trim(strings.TrimSpace(val), `"`), "*")
+			if !strings.HasSuffix(res, ".gd") {
+				continue
+			}
+			if m, err := load(res); err == nil && len(m) > 0 {
+				byPath[strings.TrimSpace(name)] = m
+			}
+		}
+	}
+	paths := make([]string, 0, len(byPath))
+	for p := range byPath {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	out := make([]Node, 0, len(paths))
+	for _, p := range paths {
+		out = append(out, Node{Path: p, Methods: byPath[p]})
+	}
+	return out, nil
+}

@@ -1,0 +1,63 @@
+package multiplayer
+
+import "sync"
+
+// outQueue is a peer's queue of frames to send, bounded in bytes: a client
+// that does not read cannot make the host hold more than the budget for it.
+type outQueue struct {
+	mu     sync.Mutex
+	cond   sync.Cond
+	frames []Frame
+	bytes  int
+	budget int
+	closed bool
+}
+
+func newOutQueue(budget int) *outQueue {
+	q := &outQueue{budget: budget}
+	q.cond.L = &q.mu
+	return q
+}
+
+// push queues a copy of f; false when the budget would be exceeded or the
+// queue is closed.
+func (q *outQueue) push(f Frame) bool {
+	n := len(f.Data) + 16
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.closed || q.bytes+n > q.budget {
+		return false
+	}
+	f.Data = append([]byte(nil), f.Data...)
+	q.frames = append(q.frames, f)
+	q.bytes += n
+	q.cond.Signal()
+	return true
+}
+
+// pop waits for the next frame; false once closed and drained.
+func (q *outQueue) pop() (Frame, bool) {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.frames) == 0 && !q.closed {
+		q.cond.Wait()
+	}
+	if len(q.frames) == 0 {
+		return Frame{}, false
+	}
+	f := q.frames[0]
+	q.frames[0] = Frame{}
+	q.frames = q.frames[1:]
+	q.bytes -= len(f.Data) + 16
+	if len(q.frames) == 0 {
+		q.frames = nil
+	}
+	return f, true
+}
+
+func (q *outQueue) close() {
+	q.mu.Lock()
+	q.closed = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}

@@ -1,0 +1,384 @@
+package multiplayer
+
+import (
+	"context"
+	"crypto/md5"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/gdvar/gdvar"
+	"github.com/gdvar/gdvar/variant"
+)
+
+// RPCMode says who may call an RPC, as the @rpc annotation's first
+// argument (Godot 4) or the remote/master/puppet keywords (Godot 3).
+type RPCMode uint8
+
+// The RPC modes.
+const (
+	// AnyPeer: any peer may call it (Godot 4 "any_peer", Godot 3 "remote"
+	// and "remotesync").
+	AnyPeer RPCMode = iota + 1
+	// Authority: only the node's multiplayer authority may call it
+	// (Godot 4 "authority", the default; Godot 3 "puppet" and
+	// "puppetsync", which the node's master calls on the others).
+	Authority
+	// Master: Godot 3 "master" and "mastersync": callable on the node's
+	// master, by anyone.
+	Master
+)
+
+// String returns the mode as @rpc writes it: "any_peer", "authority", "master" (Godot 3) or "disabled".
+func (m RPCMode) String() string {
+	switch m {
+	case AnyPeer:
+		return "any_peer"
+	case Authority:
+		return "authority"
+	case Master:
+		return "master"
+	}
+	return "disabled"
+}
+
+// Method declares one RPC method of a node.
+type Method struct {
+	// Name is the method's name.
+	Name string
+	// Mode says who may call it; 0 means Authority, the engine's default.
+	Mode RPCMode
+	// Transfer is how calls travel; the zero value is Unreliable, as for
+	// @rpc. WebSocket delivers everything reliably and in order anyway.
+	Transfer TransferMode
+	// CallLocal runs the method locally too when the host calls it
+	// (call_local; Godot 3's *sync modes).
+	CallLocal bool
+	// Channel is the transfer channel.
+	Channel int
+	// Handler runs when a peer calls the method on the host. It is a
+	// function whose first two parameters are a context.Context and the
+	// caller's PeerID, and whose other parameters receive the arguments,
+	// converted as gdvar.Unmarshal converts values:
+	//
+	//	func(ctx context.Context, from multiplayer.PeerID, name string, pos variant.Vector2) error
+	//
+	// It may return nothing or an error. A call with another number of
+	// arguments, or arguments that do not convert, is refused (the engine
+	// reports a call error). nil: calls are checked and dropped, which
+	// suits methods only the host calls on clients.
+	Handler any
+}
+
+// Node declares a node whose RPCs the host knows: its path relative to the
+// multiplayer root (for the main scene usually "Main" or "Main/Player"; the
+// engine sends paths relative to /root), and its RPC methods.
+type Node struct {
+	Path    string
+	Methods []Method
+	// Authority is the node's multiplayer authority; 0 means the host.
+	Authority PeerID
+}
+
+// node is a declared node, ready for dispatch.
+type node struct {
+	path      string
+	authority PeerID
+	cacheID   uint32   // the host's path cache id for the node
+	names     []string // method names sorted: the index is the method id
+	methods   []*method
+	checksum  string
+}
+
+type method struct {
+	Method
+	id     uint16
+	fn     reflect.Value
+	in     []reflect.Type // parameter types after ctx and from
+	reuse  []bool         // the parameter's value may be reused between calls
+	ret    bool           // returns an error
+	frames sync.Pool      // *callFrame
+}
+
+var (
+	ctxType  = reflect.TypeFor[context.Context]()
+	peerType = reflect.TypeFor[PeerID]()
+	errType  = reflect.TypeFor[error]()
+)
+
+func bindHandler(m *method) error {
+	if m.Handler == nil {
+		return nil
+	}
+	fn := reflect.ValueOf(m.Handler)
+	t := fn.Type()
+	if t.Kind() != reflect.Func || t.NumIn() < 2 || t.In(0) != ctxType || t.In(1) != peerType || t.IsVariadic() {
+		return fmt.Errorf("multiplayer: handler of %q must be func(context.Context, multiplayer.PeerID, args...) [error], not %v", m.Name, t)
+	}
+	switch {
+	case t.NumOut() == 0:
+	case t.NumOut() == 1 && t.Out(0) == errType:
+		m.ret = true
+	default:
+		return fmt.Errorf("multiplayer: handler of %q must return nothing or an error", m.Name)
+	}
+	if t.NumIn()-2 > maxArgs {
+		return fmt.Errorf("multiplayer: handler of %q takes more than 255 arguments", m.Name)
+	}
+	for i := 2; i < t.NumIn(); i++ {
+		m.in = append(m.in, t.In(i))
+		m.reuse = append(m.reuse, !hasPointers(t.In(i)))
+	}
+	m.fn = fn
+	m.frames.New = func() any {
+		fr := &callFrame{in: make([]reflect.Value, t.NumIn()), ctx: reflect.New(ctxType), from: reflect.New(peerType), holders: make([]reflect.Value, len(m.in))}
+		for i, pt := range m.in {
+			if m.reuse[i] {
+				fr.holders[i] = reflect.New(pt)
+			}
+		}
+		return fr
+	}
+	return nil
+}
+
+// MethodsChecksum returns the checksum SIMPLIFY_PATH carries: the MD5, in
+// lowercase hex, of the node's RPC method names concatenated in id order.
+func MethodsChecksum(names []string) string {
+	h := md5.New()
+	for _, n := range names {
+		h.Write([]byte(n))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func newNode(n Node, cacheID uint32) (*node, error) {
+	p := strings.TrimPrefix(n.Path, "/root/")
+	if p == "" {
+		return nil, errors.New("multiplayer: empty node path")
+	}
+	nd := &node{path: p, authority: n.Authority, cacheID: cacheID}
+	if nd.authority == 0 {
+		nd.authority = HostID
+	}
+	ms := slices.Clone(n.Methods)
+	// The engine numbers a node's RPCs by their names in sorted order
+	// (SceneRPCInterface::_parse_rpc_config).
+	slices.SortFunc(ms, func(a, b Method) int { return strings.Compare(a.Name, b.Name) })
+	for i, m := range ms {
+		if m.Name == "" {
+			return nil, fmt.Errorf("multiplayer: node %q: a method without a name", p)
+		}
+		if i > 0 && ms[i-1].Name == m.Name {
+			return nil, fmt.Errorf("multiplayer: node %q: method %q declared twice", p, m.Name)
+		}
+		if m.Mode == 0 {
+			m.Mode = Authority
+		}
+		mm := &method{Method: m, id: uint16(i)}
+		if err := bindHandler(mm); err != nil {
+			return nil, err
+		}
+		nd.methods = append(nd.methods, mm)
+		nd.names = append(nd.names, m.Name)
+	}
+	if len(nd.methods) > 1<<15 {
+		return nil, fmt.Errorf("multiplayer: node %q: too many methods", p)
+	}
+	nd.checksum = MethodsChecksum(nd.names)
+	return nd, nil
+}
+
+// methodBytes is method for a name in a packet, without allocating.
+func (n *node) methodBytes(name []byte) *method {
+	lo, hi := 0, len(n.names)
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if n.names[mid] < string(name) {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	if lo < len(n.names) && n.names[lo] == string(name) {
+		return n.methods[lo]
+	}
+	return nil
+}
+
+func (n *node) method(name string) *method {
+	i, ok := slices.BinarySearch(n.names, name)
+	if !ok {
+		return nil
+	}
+	return n.methods[i]
+}
+
+// allows reports whether peer from may call m on a node whose authority
+// is auth, on the host (self).
+func (m *method) allows(from, self, auth PeerID) bool {
+	switch m.Mode {
+	case AnyPeer:
+		return true
+	case Authority:
+		return from == auth && self != auth
+	case Master:
+		return self == auth
+	}
+	return false
+}
+
+// CallError says why an incoming RPC was refused or failed.
+type CallError struct {
+	From   PeerID
+	Node   string
+	Method string
+	Err    error
+}
+
+// Error says which call was refused and why.
+func (e *CallError) Error() string {
+	return fmt.Sprintf("multiplayer: RPC %s.%s from peer %d: %v", e.Node, e.Method, e.From, e.Err)
+}
+
+// Unwrap returns the reason (ErrNotAllowed, ErrUnknownMethod, …).
+func (e *CallError) Unwrap() error { return e.Err }
+
+// scalarBuf turns a compressed int or bool into its plain Variant encoding,
+// so that gdvar converts it like any other value.
+func plainScalar(buf *[12]byte, f variant.Family, v int64, isBool bool) []byte {
+	if isBool {
+		binary.LittleEndian.PutUint32(buf[:], typeBool)
+		binary.LittleEndian.PutUint32(buf[4:], uint32(v))
+		return buf[:8]
+	}
+	if v >= -1<<31 && v < 1<<31 {
+		binary.LittleEndian.PutUint32(buf[:], typeInt)
+		binary.LittleEndian.PutUint32(buf[4:], uint32(v))
+		return buf[:8]
+	}
+	binary.LittleEndian.PutUint32(buf[:], typeInt|1<<16) // ENCODE_FLAG_64
+	binary.LittleEndian.PutUint64(buf[4:], uint64(v))
+	return buf[:12]
+}
+
+// invoke converts the arguments of p and calls the handler.
+func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Family, from PeerID, p *Packet) error {
+	if !m.fn.IsValid() {
+		return nil
+	}
+	if p.ArgCount != len(m.in) {
+		return fmt.Errorf("%w: %d arguments for %d parameters", ErrInvalidArgument, p.ArgCount, len(m.in))
+	}
+	d := dialectOf(f)
+	fr := m.frames.Get().(*callFrame)
+	defer m.frames.Put(fr)
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	fr.ctx.Elem().Set(reflect.ValueOf(ctx))
+	fr.in[0] = fr.ctx.Elem()
+	fr.from.Elem().SetInt(int64(from))
+	fr.in[1] = fr.from.Elem()
+	holder := func(i int) reflect.Value {
+		if m.reuse[i] {
+			h := fr.holders[i]
+			h.Elem().SetZero()
+			return h
+		}
+		// A value holding pointers may be kept by the handler: a new one.
+		return reflect.New(m.in[i])
+	}
+	if p.Raw && p.ArgCount == 1 {
+		pv := holder(0)
+		pba := variant.PackedByteArray(p.Args)
+		if err := assignValue(dec, pv, pba); err != nil {
+			return err
+		}
+		fr.in[2] = pv.Elem()
+	} else {
+		off := 0
+		for i := range m.in {
+			if off >= len(p.Args) {
+				return perr(off, p.Command, ErrTruncated, fmt.Sprintf("argument %d", i))
+			}
+			b := p.Args[off:]
+			if _, err := ArgType(f, b); err != nil {
+				return perr(off, p.Command, err, fmt.Sprintf("argument %d", i))
+			}
+			v, isBool, n, ok, err := compressedScalar(d, b)
+			if err != nil {
+				return perr(off, p.Command, err, fmt.Sprintf("argument %d", i))
+			}
+			pv := holder(i)
+			if ok {
+				if err := dec.Unmarshal(plainScalar(&fr.sbuf, f, v, isBool), pv.Interface()); err != nil {
+					return fmt.Errorf("argument %d: %w", i, err)
+				}
+			} else {
+				n, err = dec.UnmarshalFirst(b, pv.Interface())
+				if err != nil {
+					return fmt.Errorf("argument %d: %w", i, err)
+				}
+			}
+			fr.in[2+i] = pv.Elem()
+			off += n
+		}
+	}
+	out := m.fn.Call(fr.in)
+	clear(fr.in)
+	fr.ctx.Elem().SetZero()
+	if m.ret && !out[0].IsNil() {
+		return out[0].Interface().(error)
+	}
+	return nil
+}
+
+// callFrame holds what a call of a handler needs, reused between calls:
+// the argument list and a value for each parameter whose type holds no
+// pointers (so that the handler cannot keep a reference to it).
+type callFrame struct {
+	in      []reflect.Value
+	ctx     reflect.Value // *context.Context
+	from    reflect.Value // *PeerID
+	holders []reflect.Value
+	sbuf    [12]byte
+}
+
+// hasPointers reports whether values of t refer to other memory.
+func hasPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && hasPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if hasPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}
+
+// assignValue converts a decoded Value into *pv through its encoding.
+func assignValue(dec *gdvar.DecMode, pv reflect.Value, v variant.Value) error {
+	enc := defaultEnc4
+	if dec.Options().Family == variant.Godot3 {
+		enc = defaultEnc3
+	}
+	b, err := enc.Encode(v)
+	if err != nil {
+		return err
+	}
+	return dec.Unmarshal(b, pv.Interface())
+}

@@ -1,0 +1,213 @@
+package multiplayer
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gdvar/gdvar"
+	"github.com/gdvar/gdvar/variant"
+)
+
+// session is what a host and a client share: the declared nodes, the codecs
+// of the engine family, and the RPC steps that do not depend on the side.
+type session struct {
+	f     variant.Family
+	d     *dialect
+	dec   *gdvar.DecMode
+	vdec  *variant.DecMode
+	enc   *gdvar.EncMode
+	venc  *variant.EncMode
+	nodes map[string]*node
+	byID  map[uint32]*node
+}
+
+// remote is the path cache state shared with one other peer: the paths it
+// registered (SIMPLIFY_PATH to us) and the paths we announced to it.
+type remote struct {
+	recv map[uint32]recvEntry
+	sent map[*node]bool // announced: confirmed?
+}
+
+func newRemote() *remote {
+	return &remote{recv: map[uint32]recvEntry{}, sent: map[*node]bool{}}
+}
+
+func newSession(f variant.Family, allowObjects bool, nodes []Node) (*session, error) {
+	if f == 0 {
+		f = variant.Godot4
+	}
+	if f != variant.Godot4 && f != variant.Godot3 {
+		return nil, fmt.Errorf("multiplayer: unknown engine family %d", f)
+	}
+	s := &session{f: f, d: dialectOf(f), nodes: map[string]*node{}, byID: map[uint32]*node{}}
+	var err error
+	if s.dec, err = (gdvar.DecOptions{Family: f, AllowObjects: allowObjects}).DecMode(); err != nil {
+		return nil, err
+	}
+	if s.vdec, err = (variant.DecOptions{Family: f, AllowObjects: allowObjects}).DecMode(); err != nil {
+		return nil, err
+	}
+	if s.enc, err = (gdvar.EncOptions{Family: f, FullObjects: allowObjects}).EncMode(); err != nil {
+		return nil, err
+	}
+	if s.venc, err = (variant.EncOptions{Family: f, FullObjects: allowObjects}).EncMode(); err != nil {
+		return nil, err
+	}
+	for _, n := range nodes {
+		// The engine's cache ids start at 1 (last_send_cache_id).
+		nd, err := newNode(n, uint32(len(s.nodes)+1))
+		if err != nil {
+			return nil, err
+		}
+		if _, dup := s.nodes[nd.path]; dup {
+			return nil, fmt.Errorf("multiplayer: node %q declared twice", nd.path)
+		}
+		s.nodes[nd.path] = nd
+		s.byID[nd.cacheID] = nd
+	}
+	return s, nil
+}
+
+// prepareCall encodes a call of methodName on the node at path.
+func (s *session) prepareCall(path, methodName string, args []any) (*node, *method, Call, error) {
+	nd := s.nodes[trimRoot(path)]
+	if nd == nil {
+		return nil, nil, Call{}, fmt.Errorf("%w: %q", ErrUnknownNode, path)
+	}
+	m := nd.method(methodName)
+	if m == nil {
+		return nil, nil, Call{}, fmt.Errorf("%w: %q on %q", ErrUnknownMethod, methodName, nd.path)
+	}
+	vals := make([]variant.Value, len(args))
+	for i, a := range args {
+		if v, ok := a.(variant.Value); ok && a != nil {
+			vals[i] = v
+			continue
+		}
+		b, err := s.enc.Marshal(a)
+		if err != nil {
+			return nil, nil, Call{}, fmt.Errorf("multiplayer: argument %d: %w", i, err)
+		}
+		v, _, err := s.vdec.Decode(b)
+		if err != nil {
+			return nil, nil, Call{}, fmt.Errorf("multiplayer: argument %d: %w", i, err)
+		}
+		vals[i] = v
+	}
+	enc, raw, count, err := AppendArgs(nil, s.venc, vals...)
+	if err != nil {
+		return nil, nil, Call{}, err
+	}
+	return nd, m, Call{NodeID: nd.cacheID, Method: m.id, Name: m.Name, Raw: raw, ArgCount: count, Args: enc}, nil
+}
+
+// callPackets returns the packets that carry c to a peer, announcing the
+// node first when the peer does not know it yet, as SceneCacheInterface
+// does: SIMPLIFY_PATH once, then the path in full until it is confirmed.
+func (s *session) callPackets(r *remote, nd *node, c Call) [][]byte {
+	var out [][]byte
+	confirmed, announced := r.sent[nd]
+	if !announced {
+		out = append(out, AppendSimplifyPath(nil, s.f, nd.checksum, nd.cacheID, nd.path))
+		r.sent[nd] = false
+	}
+	if !confirmed {
+		c.Path = nd.path
+	}
+	return append(out, AppendCall(nil, s.f, c))
+}
+
+// simplify registers a path a peer announced and returns the CONFIRM_PATH
+// to answer with, or nil when the engine would not answer.
+func (s *session) simplify(r *remote, pk *Packet, maxPaths int) ([]byte, error) {
+	if _, dup := r.recv[pk.NodeID]; dup {
+		return nil, fmt.Errorf("%w: cache id %d registered twice", ErrInvalidPacket, pk.NodeID)
+	}
+	if len(r.recv) >= maxPaths {
+		return nil, fmt.Errorf("%w: more than %d cached paths", ErrBudget, maxPaths)
+	}
+	path := string(pk.Path)
+	nd := s.nodes[path]
+	r.recv[pk.NodeID] = recvEntry{path: path, node: nd}
+	if s.d.byName {
+		// Godot 3 confirms every path, known or not.
+		return AppendConfirmPath(nil, s.f, true, pk.NodeID, path), nil
+	}
+	if nd == nil {
+		return nil, nil
+	}
+	return AppendConfirmPath(nil, s.f, string(pk.Checksum) == nd.checksum, pk.NodeID, path), nil
+}
+
+// confirm records a CONFIRM_PATH.
+func (s *session) confirm(r *remote, pk *Packet) error {
+	var nd *node
+	if s.d.confirmByID {
+		nd = s.byID[pk.NodeID]
+		if _, sent := r.sent[nd]; nd == nil || !sent {
+			nd = s.nodes[string(pk.Path)] // the path form of earlier 4.x
+		}
+	} else {
+		nd = s.nodes[string(pk.Path)]
+	}
+	if _, sent := r.sent[nd]; nd == nil || !sent {
+		return fmt.Errorf("%w: confirms a path that was not sent", ErrInvalidPacket)
+	}
+	r.sent[nd] = true
+	return nil
+}
+
+// resolve finds the node and method a REMOTE_CALL names, filling in e.
+func (s *session) resolve(r *remote, e *Event) (nd *node, m *method, err error) {
+	pk := &e.Packet
+	from := e.From
+	if s.d.byName {
+		defer func() {
+			if e.Method == "" {
+				e.Method = string(pk.Name) // Godot 3 names it even for unknown nodes
+			}
+		}()
+	}
+	if pk.Path != nil {
+		e.Node = string(pk.Path)
+		nd = s.nodes[e.Node]
+		if nd == nil {
+			return nil, nil, &CallError{From: from, Node: e.Node, Err: ErrUnknownNode}
+		}
+	} else {
+		rec, ok := r.recv[pk.NodeID]
+		if !ok {
+			return nil, nil, &CallError{From: from, Node: fmt.Sprintf("#%d", pk.NodeID), Err: fmt.Errorf("%w: cache id %d not registered", ErrUnknownNode, pk.NodeID)}
+		}
+		e.Node = rec.path
+		if rec.node == nil {
+			return nil, nil, &CallError{From: from, Node: rec.path, Err: ErrUnknownNode}
+		}
+		nd = rec.node
+	}
+	if s.d.byName {
+		if m = nd.methodBytes(pk.Name); m == nil {
+			e.Method = string(pk.Name)
+			return nd, nil, &CallError{From: from, Node: nd.path, Method: e.Method, Err: ErrUnknownMethod}
+		}
+		e.Method = m.Name
+	} else {
+		if int(pk.Method) >= len(nd.methods) {
+			return nd, nil, &CallError{From: from, Node: nd.path, Method: fmt.Sprintf("#%d", pk.Method), Err: ErrUnknownMethod}
+		}
+		m = nd.methods[pk.Method]
+		e.Method = m.Name
+	}
+	return nd, m, nil
+}
+
+// dispatch checks the method's mode and runs its handler.
+func (s *session) dispatch(ctx context.Context, self PeerID, nd *node, m *method, e *Event) error {
+	if !m.allows(e.From, self, nd.authority) {
+		return &CallError{From: e.From, Node: nd.path, Method: m.Name, Err: fmt.Errorf("%w: mode %s, authority %d", ErrNotAllowed, m.Mode, nd.authority)}
+	}
+	if err := m.invoke(ctx, s.dec, s.f, e.From, &e.Packet); err != nil {
+		return &CallError{From: e.From, Node: nd.path, Method: m.Name, Err: err}
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package multiplayer
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/gdvar/gdvar/peer"
+	"github.com/gdvar/gdvar/variant"
+)
+
+// Godot 3's WebSocketMultiplayerPeer puts a 9-byte header before every
+// message: [type u8, from i32, to i32]; system messages carry an i32 peer id
+// after it.
+const (
+	ws3HeaderSize = 9
+	ws3SysNone    = 0
+	ws3SysAdd     = 1
+	ws3SysDel     = 2
+	ws3SysID      = 3
+)
+
+// WebSocketOptions configures WebSocket links.
+type WebSocketOptions struct {
+	// Godot is the engine family of the other side: 0 or 4 for Godot 4's
+	// WebSocketMultiplayerPeer, 3 for Godot 3's.
+	Godot variant.Family
+	// Peer holds the settings of the underlying connections (origins,
+	// subprotocols, handshake timeout, close timeout). Its MaxSize is
+	// replaced by MaxPacketSize.
+	Peer peer.Options
+	// MaxPacketSize is the largest message read; 0 means
+	// DefaultMaxPacketSize. A larger message closes the connection.
+	MaxPacketSize int
+	// WriteTimeout bounds each write; 0 means DefaultWriteTimeout.
+	WriteTimeout time.Duration
+}
+
+// DefaultMaxPacketSize is the default largest packet: 64 KiB, the default
+// inbound buffer of Godot 4's WebSocketMultiplayerPeer (its
+// inbound_buffer_size), so nothing a Godot client can send is refused.
+const DefaultMaxPacketSize = 64 << 10
+
+// DefaultWriteTimeout is the default bound of a single write.
+const DefaultWriteTimeout = 10 * time.Second
+
+func (o WebSocketOptions) peerOptions() peer.Options {
+	po := o.Peer
+	po.MaxSize = o.MaxPacketSize
+	if po.MaxSize <= 0 {
+		po.MaxSize = DefaultMaxPacketSize
+	}
+	if o.Godot == variant.Godot3 {
+		po.MaxSize += ws3HeaderSize
+	}
+	return po
+}
+
+type wsLink struct {
+	c            *peer.Conn
+	godot3       bool
+	writeTimeout time.Duration
+	buf          []byte
+}
+
+func newWSLink(c *peer.Conn, o WebSocketOptions) *wsLink {
+	wt := o.WriteTimeout
+	if wt <= 0 {
+		wt = DefaultWriteTimeout
+	}
+	return &wsLink{c: c, godot3: o.Godot == variant.Godot3, writeTimeout: wt}
+}
+
+// NewWebSocketLink makes a Link of a WebSocket connection accepted or dialled
+// elsewhere (for instance with peer.UpgradeWebSocket in an existing HTTP
+// server).
+func NewWebSocketLink(c *peer.Conn, o WebSocketOptions) Link { return newWSLink(c, o) }
+
+func (l *wsLink) RemoteAddr() net.Addr { return l.c.RemoteAddr() }
+func (l *wsLink) Close() error         { return l.c.Close() }
+
+// SetReadDeadline bounds the next reads.
+func (l *wsLink) SetReadDeadline(t time.Time) error { return l.c.SetReadDeadline(t) }
+
+func (l *wsLink) ReadFrame() (Frame, error) {
+	b, err := l.c.ReadPayload()
+	if err != nil {
+		return Frame{}, err
+	}
+	if !l.godot3 {
+		return Frame{Kind: FrameData, Data: b, Mode: Reliable}, nil
+	}
+	if len(b) < ws3HeaderSize {
+		return Frame{}, perr(len(b), CmdUnknown, ErrTruncated, "Godot 3 WebSocket message shorter than its 9-byte header")
+	}
+	f := Frame{
+		From: PeerID(int32(binary.LittleEndian.Uint32(b[1:]))),
+		To:   PeerID(int32(binary.LittleEndian.Uint32(b[5:]))),
+		Mode: Reliable,
+	}
+	body := b[ws3HeaderSize:]
+	switch b[0] {
+	case ws3SysNone:
+		f.Kind, f.Data = FrameData, body
+		return f, nil
+	case ws3SysAdd, ws3SysDel, ws3SysID:
+		if len(body) < 4 {
+			return Frame{}, perr(ws3HeaderSize, CmdUnknown, ErrTruncated, "Godot 3 WebSocket system message without its peer id")
+		}
+		f.Peer = PeerID(int32(binary.LittleEndian.Uint32(body)))
+		f.Kind = map[byte]FrameKind{ws3SysAdd: FramePeerAdded, ws3SysDel: FramePeerRemoved, ws3SysID: FrameAssignID}[b[0]]
+		return f, nil
+	}
+	return Frame{}, perr(0, CmdUnknown, ErrUnknownCommand, fmt.Sprintf("Godot 3 WebSocket message type %d", b[0]))
+}
+
+func (l *wsLink) WriteFrame(f Frame) error {
+	b := l.buf[:0]
+	if l.godot3 {
+		typ := byte(ws3SysNone)
+		switch f.Kind {
+		case FrameAssignID:
+			typ = ws3SysID
+		case FramePeerAdded:
+			typ = ws3SysAdd
+		case FramePeerRemoved:
+			typ = ws3SysDel
+		}
+		b = append(b, typ)
+		if f.Kind == FrameData {
+			b = binary.LittleEndian.AppendUint32(b, uint32(f.From))
+			b = binary.LittleEndian.AppendUint32(b, uint32(f.To))
+			b = append(b, f.Data...)
+		} else {
+			// The engine's _send_sys: from 1, to 0, then the id.
+			b = binary.LittleEndian.AppendUint32(b, 1)
+			b = binary.LittleEndian.AppendUint32(b, 0)
+			b = binary.LittleEndian.AppendUint32(b, uint32(f.Peer))
+		}
+	} else {
+		switch f.Kind {
+		case FrameData:
+			b = append(b, f.Data...)
+		case FrameAssignID:
+			b = binary.LittleEndian.AppendUint32(b, uint32(f.Peer))
+		default:
+			return nil // Godot 4 peers learn of each other through SYS packets
+		}
+	}
+	if cap(b) <= 1<<16 {
+		l.buf = b[:0] // reused by the next write; larger buffers are let go
+	} else {
+		l.buf = nil
+	}
+	l.c.SetWriteDeadline(time.Now().Add(l.writeTimeout))
+	return l.c.WritePayload(b)
+}
+
+type wsListener struct {
+	l *peer.Listener
+	o WebSocketOptions
+}
+
+// ListenWebSocket listens on addr ("host:port"; port 0 picks one) for Godot
+// clients that join with WebSocketMultiplayerPeer.create_client (Godot 4)
+// or WebSocketClient with network_peer (Godot 3). ctx bounds setting up the
+// listener only.
+func ListenWebSocket(ctx context.Context, addr string, o WebSocketOptions) (Listener, error) {
+	l, err := peer.ListenWebSocket(ctx, addr, o.peerOptions())
+	if err != nil {
+		return nil, err
+	}
+	return &wsListener{l: l, o: o}, nil
+}
+
+func (w *wsListener) Accept(ctx context.Context) (Link, error) {
+	c, err := w.l.Accept(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return newWSLink(c, w.o), nil
+}
+
+func (w *wsListener) Close() error   { return w.l.Close() }
+func (w *wsListener) Addr() net.Addr { return w.l.Addr() }
+
+// DialWebSocket connects to a multiplayer host at url ("ws://host:port"): a
+// Godot WebSocketMultiplayerPeer server (Godot 4: create_server; Godot 3:
+// WebSocketServer with network_peer) or a Host. ctx bounds the connection
+// and the opening handshake only.
+func DialWebSocket(ctx context.Context, url string, o WebSocketOptions) (Link, error) {
+	c, err := peer.DialWebSocket(ctx, url, o.peerOptions())
+	if err != nil {
+		return nil, err
+	}
+	return newWSLink(c, o), nil
+}
+
+// Handler returns an http.Handler that accepts Godot clients on an existing
+// HTTP server (for instance one serving the game's web export, or behind
+// TLS) and serves each with h. o.Peer.WebSocket sets the accepted Origins.
+func (h *Host) Handler(o WebSocketOptions) http.Handler {
+	o.Godot = h.f
+	po := o.peerOptions()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := peer.UpgradeWebSocket(w, r, po)
+		if err != nil {
+			return // already answered
+		}
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.ServeLink(newWSLink(c, o))
+		}()
+	})
+}
