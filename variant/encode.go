@@ -114,26 +114,11 @@ func rows(m Basis) []float64 {
 	return []float64{m.X.X, m.Y.X, m.Z.X, m.X.Y, m.Y.Y, m.Z.Y, m.X.Z, m.Y.Z, m.Z.Z}
 }
 
-// The containers recurse through value with a small stack frame, so that
-// deep nesting keeps the stack small; leaf writes the other types.
 func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 	if depth > e.MaxDepth {
 		return b, e.fail(b, TypeOf(v), ErrTooDeep, ErrCodeOutOfMemory,
 			"more than "+strconv.Itoa(e.MaxDepth)+" levels (a container that holds itself?)")
 	}
-	switch v := v.(type) {
-	case *Array:
-		return e.array(b, v, depth)
-	case *Dictionary:
-		return e.dictionary(b, v, depth)
-	case *Object:
-		return e.object(b, v, depth)
-	}
-	return e.leaf(b, v)
-}
-
-// leaf appends v, which is not a container.
-func (e *encoder) leaf(b []byte, v Value) ([]byte, error) {
 	var err error
 	switch v := v.(type) {
 	case nil:
@@ -263,6 +248,8 @@ func (e *encoder) leaf(b []byte, v Value) ([]byte, error) {
 			return b, err
 		}
 		return wire.AppendU64(b, uint64(v)), nil
+	case *Object:
+		return e.object(b, v, depth)
 	case Callable:
 		return e.header(b, TypeCallable, 0)
 	case Signal:
@@ -273,6 +260,10 @@ func (e *encoder) leaf(b []byte, v Value) ([]byte, error) {
 			return b, err
 		}
 		return wire.AppendU64(b, v.Object), nil
+	case *Dictionary:
+		return e.dictionary(b, v, depth)
+	case *Array:
+		return e.array(b, v, depth)
 	case PackedByteArray:
 		b, _ = e.header(b, v.Type(), 0)
 		b = wire.AppendU32(b, uint32(len(v)))
