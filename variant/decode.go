@@ -162,6 +162,18 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		return d.dictionary(off, h, depth)
 	case TypeObject:
 		return d.object(off, off+4, h, depth)
+	case TypeInt:
+		if h&wire.Flag64 == 0 && off+8 <= len(d.b) {
+			return d.boxInt(Int(int32(wire.U32(d.b[off+4:])))), off + 8, nil
+		}
+	case TypeFloat:
+		if h&wire.Flag64 == 0 && off+8 <= len(d.b) {
+			return d.boxFloat(Float(wire.F32(d.b[off+4:]))), off + 8, nil
+		}
+	case TypeString:
+		if raw, next, ok := d.QuickStr(off + 4); ok && PlainText(raw) {
+			return d.boxString(d.text(raw), false), next, nil
+		}
 	}
 	return d.leaf(off, h, t)
 }
