@@ -200,16 +200,8 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *variant.Path) (
 	if t.o.Double {
 		rb = 64
 	}
-	want := map[variant.Type]int{
-		variant.TypeVector2: 2, variant.TypeVector2i: 2, variant.TypeRect2: 4, variant.TypeRect2i: 4,
-		variant.TypeVector3: 3, variant.TypeVector3i: 3, variant.TypeTransform2D: 6, variant.TypeVector4: 4,
-		variant.TypeVector4i: 4, variant.TypePlane: 4, variant.TypeQuaternion: 4, variant.TypeAABB: 6,
-		variant.TypeBasis: 9, variant.TypeTransform3D: 12, variant.TypeProjection: 16, variant.TypeColor: 4,
-	}[typ]
-	factor := map[variant.Type]int{
-		variant.TypePackedVector2Array: 2, variant.TypePackedVector3Array: 3,
-		variant.TypePackedColorArray: 4, variant.TypePackedVector4Array: 4,
-	}[typ]
+	f := variant.Facts(typ)
+	want, factor := f.Reals+f.Ints+f.Floats, f.Comps
 	if want > 0 && len(args) != want {
 		return nil, t.fail(nil, p, typ.String()+" takes "+strconv.Itoa(want)+" args, got "+strconv.Itoa(len(args)))
 	}

@@ -12,14 +12,17 @@ type TypeFacts struct {
 	Reals int
 	// Ints is the number of int32 components of an integer vector type.
 	Ints int
+	// Floats is the number of float32 components of a type that double
+	// precision does not widen (Color).
+	Floats int
 	// Real marks the types whose real components double-precision builds
 	// widen to float64 (header flag wire.Flag64).
 	Real bool
 	// ElemSize is the size in bytes of one element of a packed array of
 	// fixed-size elements, at single precision (0 for the other types).
 	ElemSize int
-	// Comps is the number of real components per element of a packed
-	// vector array.
+	// Comps is the number of components per element of a packed array
+	// of vectors (real components, see Real) or of Colors (float32).
 	Comps int
 }
 
@@ -41,14 +44,14 @@ var typeFacts = [TypeCount]TypeFacts{
 	TypeBasis:              {Size: 36, Reals: 9, Real: true},
 	TypeTransform3D:        {Size: 48, Reals: 12, Real: true},
 	TypeProjection:         {Size: 64, Reals: 16, Real: true},
-	TypeColor:              {Size: 16},
+	TypeColor:              {Size: 16, Floats: 4},
 	TypePackedInt32Array:   {ElemSize: 4},
 	TypePackedInt64Array:   {ElemSize: 8},
 	TypePackedFloat32Array: {ElemSize: 4},
 	TypePackedFloat64Array: {ElemSize: 8},
 	TypePackedVector2Array: {ElemSize: 8, Comps: 2, Real: true},
 	TypePackedVector3Array: {ElemSize: 12, Comps: 3, Real: true},
-	TypePackedColorArray:   {ElemSize: 16},
+	TypePackedColorArray:   {ElemSize: 16, Comps: 4},
 	TypePackedVector4Array: {ElemSize: 16, Comps: 4, Real: true},
 }
 
