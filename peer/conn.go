@@ -248,8 +248,10 @@ func (c *Conn) Close() error {
 // linger waits, at most d, until the peer has closed its side.
 func (c *Conn) linger(d time.Duration) {
 	if c.rmu.TryLock() {
-		// No reader: drain the input ourselves.
+		// No reader: drain the input ourselves, into a buffer of our own,
+		// since the payload read last may still be in use.
 		defer c.rmu.Unlock()
+		c.tr.release()
 		c.tr.setReadDeadline(time.Now().Add(d))
 		for {
 			if _, _, err := c.tr.readPayload(); err != nil {

@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -580,4 +581,34 @@ func TestWebSocketTextMessages(t *testing.T) {
 		t.Errorf("second read: %v", err)
 	}
 	c.Close()
+}
+
+// Close drains what still arrives into a buffer of its own: the payload a
+// read returned last stays as it was, for a goroutine still using it.
+func TestCloseKeepsLastPayload(t *testing.T) {
+	for name, dial := range echoServers(t, Options{}) {
+		if name == "udp" {
+			continue
+		}
+		c := dial(t, Options{})
+		first, err := variant.Encode(bigBytes(1000))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.WritePayload(first)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		p, err := c.ReadPayload()
+		if err != nil || !bytes.Equal(p, first) {
+			t.Fatalf("%s: %v", name, err)
+		}
+		second := bytes.Clone(first)
+		for i := 8; i < len(second); i++ {
+			second[i] = 0xEE
+		}
+		c.WritePayload(second) // echoed while Close waits for the server
+		c.Close()
+		if !bytes.Equal(p, first) {
+			t.Errorf("%s: Close overwrote the last payload read", name)
+		}
+	}
 }
