@@ -414,6 +414,20 @@ func scriptError(err error) error {
 	return err
 }
 
+// CheckProperty applies the engine's rules to the property name of a full
+// Object, read already, whose value of type t is at at and decodes as nil
+// when isNil: the "script" property must name a script (see CheckScript).
+func (r *Reader) CheckProperty(name []byte, at int, t Type, isNil bool) error {
+	if string(name) != "script" {
+		return nil
+	}
+	var s []byte
+	if t == TypeString {
+		s, _, _ = r.Str(at+4, t)
+	}
+	return r.CheckScript(at, t, s, isNil)
+}
+
 // encodedObjectAsID is the class the engine decodes objects sent as
 // instance IDs into, and the class it names in typed containers of objects
 // when objects are not allowed.
@@ -709,14 +723,8 @@ func (r *Reader) skipObject(off, p int, h uint32, depth int) (int, Type, bool, e
 		if err != nil {
 			return 0, t, false, prefixPath(err, "."+string(name))
 		}
-		if string(name) == "script" {
-			var s []byte
-			if vt == TypeString {
-				s, _, _ = r.Str(at+4, vt)
-			}
-			if err := r.CheckScript(at, vt, s, isNil); err != nil {
-				return 0, t, false, err
-			}
+		if err := r.CheckProperty(name, at, vt, isNil); err != nil {
+			return 0, t, false, err
 		}
 		q = next
 	}
