@@ -540,14 +540,8 @@ func (w *walker) object(off int, h uint32, depth int) (int, variant.Type, bool, 
 		if err != nil {
 			return 0, t, false, w.prefix(err, "."+string(name))
 		}
-		if string(name) == "script" {
-			var s []byte
-			if vt == variant.TypeString {
-				s, _, _ = r.Str(at+4, vt)
-			}
-			if err := r.CheckScript(at, vt, s, isNil); err != nil {
-				return 0, t, false, err
-			}
+		if err := r.CheckProperty(name, at, vt, isNil); err != nil {
+			return 0, t, false, err
 		}
 		q = next
 	}
