@@ -235,8 +235,6 @@ func (w *walker) value(off, depth int, lbl string) (int, variant.Type, bool, err
 
 	var next int
 	switch t {
-	case variant.TypeNil:
-		return p, t, true, nil
 	case variant.TypeBool:
 		var x bool
 		if x, next, err = r.Bool(off); err == nil {
@@ -290,9 +288,9 @@ func (w *walker) value(off, depth int, lbl string) (int, variant.Type, bool, err
 	case variant.TypePackedStringArray:
 		next, err = w.packedStrings(off, p, d1)
 	case variant.TypePackedByteArray:
-		next, err = w.packedBytes(off, p, d1)
+		next, err = w.packedBytes(off, depth)
 	default:
-		if r.ElemSize(h, t) == 0 { // no payload (Callable) or none to show
+		if r.ElemSize(h, t) == 0 { // no payload (Nil, Callable)
 			return r.Skip(off, depth)
 		}
 		next, err = w.packed(off, p, h, t, d1)
@@ -313,14 +311,20 @@ func (w *walker) count(p, depth, n int, err error) {
 	w.row(p, 4, depth, "count", strconv.Itoa(n)+" elements")
 }
 
-// packedBytes walks a PackedByteArray: rows of eight bytes.
-func (w *walker) packedBytes(off, p, depth int) (int, error) {
-	n, err := w.r.Count(off, p, variant.TypePackedByteArray, 1)
+// packedBytes walks a PackedByteArray at off, nested depth deep: rows of
+// eight bytes, then the padding the Reader skips.
+func (w *walker) packedBytes(off, depth int) (int, error) {
+	p, q := off+4, off+8
+	next, _, _, err := w.r.Skip(off, depth)
+	n := 0
+	if err == nil {
+		n = int(wire.U32(w.b[p:]))
+	}
+	depth++
 	w.count(p, depth, n, err)
 	if err != nil {
 		return 0, err
 	}
-	q := p + 4
 	shown := 0
 	for i := 0; i < n && shown < w.elements; i += rawWidth {
 		k := min(rawWidth, n-i)
@@ -330,7 +334,7 @@ func (w *walker) packedBytes(off, p, depth int) (int, error) {
 	if rest := n - shown*rawWidth; rest > 0 {
 		w.row(q+shown*rawWidth, rest, depth, "…", strconv.Itoa(rest)+" more bytes")
 	}
-	if pad := wire.Pad4(n); pad > 0 {
+	if pad := next - (q + n); pad > 0 {
 		have := max(min(pad, len(w.b)-(q+n)), 0)
 		meaning := strconv.Itoa(pad) + " bytes of padding"
 		if have < pad {
@@ -338,7 +342,7 @@ func (w *walker) packedBytes(off, p, depth int) (int, error) {
 		}
 		w.row(q+n, pad, depth, "padding", meaning)
 	}
-	return q + n + wire.Pad4(n), nil
+	return next, nil
 }
 
 // packed walks the packed arrays of fixed-size elements other than bytes.
