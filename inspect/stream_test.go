@@ -163,3 +163,13 @@ func TestFileDepthAsRead(t *testing.T) {
 		}
 	}
 }
+
+// Options the decoder refuses are the dump's error, as Decode's.
+func TestOptionsRefused(t *testing.T) {
+	_, err := variant.DecOptions{MaxDepth: -1}.DecMode()
+	for _, d := range []*Dump{Value([]byte{0, 0, 0, 0}, Options{MaxDepth: -1}), File([]byte{4, 0, 0, 0, 0, 0, 0, 0}, Options{MaxDepth: -1})} {
+		if err == nil || errString(d.Err) != err.Error() {
+			t.Errorf("%v, DecMode: %v", d.Err, err)
+		}
+	}
+}
