@@ -2,18 +2,22 @@ package inspect
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"os"
+	"strconv"
 	"testing"
 
 	"github.com/gdvar/gdvar/variant"
 )
 
 // agree checks that Value reaches the decoder's verdict on b: the same
-// error, word for word (offset, path, type, reason), or success with the
-// same number of bytes used.
-func agree(t testing.TB, name string, b []byte, o Options) {
+// *variant.Error (offset, path, type, family, engine code, sentinel,
+// detail), or success with the same number of bytes used. It returns
+// whether the decoder refused b.
+func agree(t testing.TB, name string, b []byte, o Options) bool {
 	t.Helper()
 	dm, err := variant.DecOptions{Family: o.Godot, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth}.DecMode()
 	if err != nil {
@@ -27,12 +31,18 @@ func agree(t testing.TB, name string, b []byte, o Options) {
 			t.Errorf("%s: inspect used %d bytes, the decoder %d", name, d.Used, n)
 		}
 	case derr != nil && d.Err != nil:
-		if derr.Error() != d.Err.Error() {
-			t.Errorf("%s:\ninspect: %v\ndecoder: %v", name, d.Err, derr)
+		var de, ie *variant.Error
+		if !errors.As(derr, &de) || !errors.As(d.Err, &ie) {
+			t.Fatalf("%s: not a *variant.Error: inspect %T, decoder %T", name, d.Err, derr)
+		}
+		if ie.Offset != de.Offset || ie.Path != de.Path || ie.Type != de.Type || ie.Family != de.Family ||
+			ie.Code != de.Code || !errors.Is(d.Err, de.Err) || ie.Detail != de.Detail || ie.Error() != de.Error() {
+			t.Errorf("%s:\ninspect: %v (code %v)\ndecoder: %v (code %v)", name, d.Err, ie.Code, derr, de.Code)
 		}
 	default:
 		t.Errorf("%s: inspect says %v, the decoder %v", name, d.Err, derr)
 	}
+	return derr != nil
 }
 
 // golden yields the inputs of the engine fixtures: the engines' own
@@ -92,5 +102,38 @@ func TestAgreesWithDecoderOnGolden(t *testing.T) {
 	})
 	if count < 700 {
 		t.Fatalf("only %d golden inputs", count)
+	}
+}
+
+// The decoder's verdicts on the golden inputs with one 32-bit word
+// replaced by a value that breaks lengths, counts, type bytes and flags,
+// and under a small nesting limit: inspect reaches each of them, refusals
+// included.
+func TestAgreesWithDecoderOnMutations(t *testing.T) {
+	// Zero, the largest and the negative counts and lengths, a header of
+	// a typed Dictionary, of a full Object, of an Array typed by script.
+	words := []uint32{0, 0x7FFFFFFF, 0x80000000, 0xFFFFFFFF, 0xF001B, 0x18, 0x3001C}
+	inputs, refused := 0, 0
+	golden(t, func(name string, b []byte, fam variant.Family, objects bool) {
+		if len(b) > 512 {
+			return
+		}
+		o := Options{Godot: fam, AllowObjects: objects}
+		agree(t, name+" (max depth 2)", b, Options{Godot: fam, AllowObjects: objects, MaxDepth: 2})
+		m := make([]byte, len(b))
+		for at := 0; at+4 <= len(b) && at < 4*20; at += 4 {
+			for _, x := range words {
+				copy(m, b)
+				binary.LittleEndian.PutUint32(m[at:], x)
+				inputs++
+				if agree(t, name+" word "+strconv.Itoa(at/4)+" = "+strconv.FormatUint(uint64(x), 16), m, o) {
+					refused++
+				}
+			}
+		}
+	})
+	t.Logf("%d mutated inputs, %d refused", inputs, refused)
+	if inputs < 100000 || refused < inputs/4 {
+		t.Fatalf("%d mutated inputs, %d refused", inputs, refused)
 	}
 }

@@ -43,8 +43,8 @@ func dumpFile(s sink, b []byte, o Options) *Dump {
 	title := "file: " + strconv.Itoa(len(b)) + " bytes, " + c.String()
 	if c.Format != gdfile.Plain {
 		s.section(title)
-		w := newWalker(b, variant.Godot4, &o)
-		w.emit = s.row
+		w := newWalker(&o)
+		w.b, w.emit = b, s.row
 		switch c.Format {
 		case gdfile.Encrypted:
 			w.encryptedHeader(c)
@@ -80,8 +80,12 @@ func dumpFile(s sink, b []byte, o Options) *Dump {
 	if bigEndian {
 		order = binary.BigEndian
 	}
-	w := newWalker(nil, fam, &o)
+	w := newWalker(&o)
 	w.emit = s.row
+	w.indent = 1 // under the frame's row; the nesting depth starts at 0
+	if d.Err = w.start(fam, &o); d.Err != nil {
+		return d
+	}
 	i, end := 0, 0
 	stop := errors.New("stop")
 	var valueErr error
@@ -89,10 +93,11 @@ func dumpFile(s sink, b []byte, o Options) *Dump {
 		if s.failed() {
 			return stop
 		}
-		w.b, w.base = fr.Payload, fr.Offset+4
+		w.read(fr.Payload)
+		w.base = fr.Offset + 4
 		s.row(Row{Offset: fr.Offset, Size: 4, Raw: plain[fr.Offset : fr.Offset+4],
 			Field: "value " + strconv.Itoa(i), Meaning: "length prefix: " + strconv.Itoa(len(fr.Payload)) + " bytes"})
-		next, _, err := w.value(0, 1, "")
+		next, _, _, err := w.value(0, 0, "")
 		if err = w.finishPath(err); err != nil {
 			valueErr = &gdfile.Error{Where: "value " + strconv.Itoa(i) + ", whose payload starts", Offset: int64(fr.Offset + 4), Err: err}
 			return valueErr

@@ -15,8 +15,10 @@
 // WriteFile and WriteValue write the rows as they go instead of keeping
 // them: their memory does not grow with the number of rows.
 //
-// The dump walks the bytes itself rather than decoding a value, so that it
-// can show the fields of values that do not decode.
+// The dump walks the bytes with variant.Reader, the reader of the format
+// that variant.Decode is built on, rather than decoding a value, so that
+// it can show the fields of values that do not decode: every decision and
+// every error is the Reader's, the dump only describes the fields.
 package inspect
 
 import (

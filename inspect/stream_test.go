@@ -138,3 +138,38 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 	w.left -= len(p)
 	return len(p), nil
 }
+
+// A store_var value nested as deep as the decoder allows dumps as
+// gdfile.Read reads it; one level more fails the same way in both.
+func TestFileDepthAsRead(t *testing.T) {
+	nested := func(levels int) []byte {
+		payload := make([]byte, 0, 8*levels+4)
+		for range levels {
+			payload = binary.LittleEndian.AppendUint32(payload, uint32(variant.TypeArray))
+			payload = binary.LittleEndian.AppendUint32(payload, 1)
+		}
+		payload = binary.LittleEndian.AppendUint32(payload, uint32(variant.TypeNil))
+		return append(binary.LittleEndian.AppendUint32(nil, uint32(len(payload))), payload...)
+	}
+	for _, levels := range []int{variant.DefaultMaxDepth, variant.DefaultMaxDepth + 1} {
+		b := nested(levels)
+		_, rerr := gdfile.Read(b, gdfile.Options{})
+		d := File(b, Options{Godot: variant.Godot4})
+		if errString(d.Err) != errString(rerr) {
+			t.Errorf("%d levels: inspect %.120s, gdfile.Read %.120s", levels, errString(d.Err), errString(rerr))
+		}
+		if levels == variant.DefaultMaxDepth && d.Err != nil {
+			t.Errorf("%d levels: %.120s", levels, errString(d.Err))
+		}
+	}
+}
+
+// Options the decoder refuses are the dump's error, as Decode's.
+func TestOptionsRefused(t *testing.T) {
+	_, err := variant.DecOptions{MaxDepth: -1}.DecMode()
+	for _, d := range []*Dump{Value([]byte{0, 0, 0, 0}, Options{MaxDepth: -1}), File([]byte{4, 0, 0, 0, 0, 0, 0, 0}, Options{MaxDepth: -1})} {
+		if err == nil || errString(d.Err) != err.Error() {
+			t.Errorf("%v, DecMode: %v", d.Err, err)
+		}
+	}
+}

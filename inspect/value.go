@@ -1,10 +1,10 @@
 package inspect
 
 import (
-	"encoding/binary"
+	"errors"
 	"io"
+	"math"
 	"strconv"
-	"strings"
 
 	"github.com/gdvar/gdvar/variant"
 	"github.com/gdvar/gdvar/wire"
@@ -14,13 +14,8 @@ import (
 // bytes_to_var reads it (no length prefix). Bytes after the value get a
 // row of their own; the decoder ignores them.
 func Value(b []byte, o Options) *Dump {
-	fam := o.Godot
-	if fam == 0 {
-		fam = variant.Godot4
-	}
 	d := &Dump{}
-	c := &collector{d: d}
-	dumpValue(c, b, o)
+	dumpValue(&collector{d: d}, b, o)
 	return d
 }
 
@@ -42,9 +37,13 @@ func dumpValue(s sink, b []byte, o Options) *Dump {
 	d := s.dump()
 	d.Family = fam
 	s.section("value: " + strconv.Itoa(len(b)) + " bytes, " + fam.String())
-	w := newWalker(b, fam, &o)
+	w := newWalker(&o)
 	w.emit = s.row
-	next, _, err := w.value(0, 0, "")
+	if d.Err = w.start(fam, &o); d.Err != nil {
+		return d
+	}
+	w.read(b)
+	next, _, _, err := w.value(0, 0, "")
 	err = w.finishPath(err)
 	d.Err = err
 	if err == nil {
@@ -56,40 +55,38 @@ func dumpValue(s sink, b []byte, o Options) *Dump {
 	return d
 }
 
-// walker walks the bytes of a value the way variant's decoder does, with
-// the same checks in the same order, and records a row per field.
+// walker records a row per field of the data it walks. Every decision
+// about a value's bytes, and every error, comes from a variant.Reader, the
+// reader of the format that variant.Decode is built on, in the order the
+// decoder asks it: the walker only describes what the Reader accepted,
+// and the field it refused.
 type walker struct {
-	b        []byte
+	dm       *variant.DecMode // the decoder's options: AllowObjects, MaxDepth
+	r        variant.Reader   // the value under way
+	b        []byte           // its bytes (for file headers, the file)
 	fam      variant.Family
-	allow    bool
-	maxDepth int
 	elements int
-	emit     func(Row)        // takes each row
-	base     int              // added to the offsets of rows
-	strDec   *variant.DecMode // decodes single strings, for the decoder's exact UTF-8 rules
-	segs     []string         // path segments of the error under way, innermost first
+	emit     func(Row) // takes each row
+	base     int       // added to the offsets of rows
+	indent   int       // added to the depths of rows
+	segs     []string  // path segments of the error under way, innermost first
 }
 
-func newWalker(b []byte, fam variant.Family, o *Options) *walker {
-	maxDepth := o.MaxDepth
-	if maxDepth == 0 {
-		maxDepth = variant.DefaultMaxDepth
-	}
-	dm, _ := variant.DecOptions{Family: fam}.DecMode()
-	return &walker{b: b, fam: fam, allow: o.AllowObjects, maxDepth: maxDepth, elements: o.elements(), strDec: dm}
+func newWalker(o *Options) *walker { return &walker{elements: o.elements()} }
+
+// start sets the family and the decoder's options of the values to come;
+// the error is that of options the decoder refuses.
+func (w *walker) start(fam variant.Family, o *Options) error {
+	dm, err := variant.DecOptions{Family: fam, AllowObjects: o.AllowObjects, MaxDepth: o.MaxDepth}.DecMode()
+	w.dm, w.fam = dm, fam
+	return err
 }
 
-// info is what the walk keeps of a value: enough for the decoder's
-// decisions that depend on values (an object's script, paths of
-// Dictionary values).
-type info struct {
-	t    variant.Type
-	null bool   // decodes to a nil Value
-	str  string // String and StringName
-	i    int64  // Int
+// read makes b the value to walk.
+func (w *walker) read(b []byte) {
+	w.b = b
+	w.r = w.dm.Reader(b)
 }
-
-func (w *walker) rem(p int) int { return len(w.b) - p }
 
 // row records a field of n bytes at off.
 func (w *walker) row(off, n, depth int, field, meaning string) {
@@ -97,16 +94,22 @@ func (w *walker) row(off, n, depth int, field, meaning string) {
 	if off >= 0 && off < len(w.b) {
 		raw = w.b[off:min(off+max(n, 0), len(w.b))]
 	}
-	w.emit(Row{Offset: w.base + off, Size: n, Raw: raw, Depth: depth, Field: field, Meaning: meaning})
+	w.emit(Row{Offset: w.base + off, Size: n, Raw: raw, Depth: w.indent + depth, Field: field, Meaning: meaning})
 }
 
-func (w *walker) fail(off int, t variant.Type, sentinel error, code variant.Code, detail string) error {
-	return &variant.Error{Op: "decode", Offset: off, Type: t, Family: w.fam, Code: code, Err: sentinel, Detail: detail}
-}
-
-func (w *walker) short(off int, t variant.Type, need, have int) error {
-	return w.fail(off, t, variant.ErrTruncated, variant.ErrCodeInvalidData,
-		"need "+strconv.Itoa(need)+" bytes, have "+strconv.Itoa(max(have, 0)))
+// refused records the field of n bytes at p, maybe cut short, that the
+// Reader refused with err: its meaning is the error's detail (or its
+// sentinel's words).
+func (w *walker) refused(p, n, depth int, field string, err error) {
+	e, ok := err.(*variant.Error)
+	if !ok || p < 0 || p > len(w.b) {
+		return
+	}
+	meaning := e.Detail
+	if meaning == "" {
+		meaning = e.Err.Error()
+	}
+	w.row(p, n, depth, field, meaning)
 }
 
 // prefix adds an outer path segment to an error from a nested value.
@@ -121,39 +124,18 @@ func (w *walker) prefix(err error, seg string) error {
 	return err
 }
 
-// finishPath joins the collected path segments into the error's Path.
+// finishPath puts the collected path segments in front of the error's
+// Path.
 func (w *walker) finishPath(err error) error {
 	if e, ok := err.(*variant.Error); ok && len(w.segs) > 0 {
-		var sb strings.Builder
+		var p *variant.Path
 		for i := len(w.segs) - 1; i >= 0; i-- {
-			sb.WriteString(w.segs[i])
+			p = p.Add(w.segs[i])
 		}
-		sb.WriteString(e.Path)
-		e.Path = sb.String()
+		e.Path = p.String() + e.Path
 		w.segs = w.segs[:0]
 	}
 	return err
-}
-
-func (w *walker) u32(p int) uint32 { return wire.U32(w.b[p:]) }
-
-// realCount, intCount and packedComps are the decoder's tables.
-var realCount = map[variant.Type]int{
-	variant.TypeVector2: 2, variant.TypeRect2: 4, variant.TypeVector3: 3, variant.TypeTransform2D: 6,
-	variant.TypeVector4: 4, variant.TypePlane: 4, variant.TypeQuaternion: 4, variant.TypeAABB: 6,
-	variant.TypeBasis: 9, variant.TypeTransform3D: 12, variant.TypeProjection: 16,
-}
-
-var intCount = map[variant.Type]int{variant.TypeVector2i: 2, variant.TypeRect2i: 4, variant.TypeVector3i: 3, variant.TypeVector4i: 4}
-
-var packedComps = map[variant.Type]int{variant.TypePackedVector2Array: 2, variant.TypePackedVector3Array: 3, variant.TypePackedVector4Array: 4}
-
-// realTypes are the types whose components double-precision builds widen.
-var realTypes = map[variant.Type]bool{
-	variant.TypeVector2: true, variant.TypeRect2: true, variant.TypeVector3: true, variant.TypeTransform2D: true,
-	variant.TypeVector4: true, variant.TypePlane: true, variant.TypeQuaternion: true, variant.TypeAABB: true,
-	variant.TypeBasis: true, variant.TypeTransform3D: true, variant.TypeProjection: true,
-	variant.TypePackedVector2Array: true, variant.TypePackedVector3Array: true, variant.TypePackedVector4Array: true,
 }
 
 // Component names in wire order. Basis and Transform3D are stored row by
@@ -179,29 +161,31 @@ var componentNames = map[variant.Type][]string{
 	variant.TypeColor:    {"r", "g", "b", "a"},
 }
 
-func f32(b []byte) string { return strconv.FormatFloat(float64(wire.F32(b)), 'g', -1, 32) }
-func f64(b []byte) string { return strconv.FormatFloat(wire.F64(b), 'g', -1, 64) }
+// formatReal formats a real stored in size bytes (4: a binary32, 8: a binary64).
+func formatReal(x float64, size int) string {
+	return strconv.FormatFloat(x, 'g', -1, 8*size)
+}
 
 // headerMeaning describes a header word.
 func (w *walker) headerMeaning(h uint32, t variant.Type) string {
 	s := "type " + strconv.Itoa(int(uint8(h)))
-	flags := h >> 16
+	first, second := w.r.TypeKinds(h, t)
 	switch {
-	case t == variant.TypeArray && w.fam == variant.Godot4 && flags&3 != 0:
+	case t == variant.TypeArray && first != 0:
 		s += ", typed elements"
-	case t == variant.TypeDictionary && w.fam == variant.Godot4 && flags&15 != 0:
+	case t == variant.TypeDictionary && first|second != 0:
 		s += ", typed"
-		if flags&3 != 0 {
+		if first != 0 {
 			s += " keys"
 		}
-		if flags>>2&3 != 0 {
+		if second != 0 {
 			s += " values"
 		}
 	case t == variant.TypeObject && h&wire.FlagObjectAsID != 0:
 		s += ", sent as instance ID"
 	case (t == variant.TypeInt || t == variant.TypeFloat) && h&wire.Flag64 != 0:
 		s += ", 64-bit"
-	case w.fam == variant.Godot4 && realTypes[t] && h&wire.Flag64 != 0:
+	case w.r.Wide(h, t):
 		s += ", double precision"
 	}
 	if h&0xFF00 != 0 {
@@ -217,246 +201,161 @@ func label(lbl string, t string) string {
 	return lbl + " " + t
 }
 
-// value walks the value at off, depth deep, labelled lbl; it returns the
-// offset after it.
-func (w *walker) value(off, depth int, lbl string) (int, info, error) {
-	if depth > w.maxDepth {
-		return 0, info{}, w.fail(off, variant.TypeUnknown, variant.ErrTooDeep, variant.ErrCodeOutOfMemory,
-			"more than "+strconv.Itoa(w.maxDepth)+" levels")
+// value walks the value at off, nested depth deep, labelled lbl, as
+// variant.Reader.Skip checks it: it returns the offset after it, its type
+// and whether it decodes as nil.
+func (w *walker) value(off, depth int, lbl string) (int, variant.Type, bool, error) {
+	r := &w.r
+	h, t, err := r.Head(off, depth)
+	if err != nil {
+		switch {
+		case errors.Is(err, variant.ErrTruncated):
+			w.row(off, 4, depth, label(lbl, "header"), "truncated: "+strconv.Itoa(max(len(w.b)-off, 0))+" bytes left")
+		case errors.Is(err, variant.ErrInvalidType):
+			w.row(off, 4, depth, label(lbl, "?"), "type byte "+strconv.Itoa(int(w.b[off]))+" names no "+w.fam.String()+" type")
+		}
+		return 0, t, false, err
 	}
-	if w.rem(off) < 4 {
-		w.row(off, 4, depth, label(lbl, "header"), "truncated: "+strconv.Itoa(max(w.rem(off), 0))+" bytes left")
-		return 0, info{}, w.fail(off, variant.TypeUnknown, variant.ErrTruncated, variant.ErrCodeInvalidData, "no room for the header")
-	}
-	h := w.u32(off)
-	t, ok := variant.TypeFromID(w.fam, uint8(h))
-	if !ok {
-		w.row(off, 4, depth, label(lbl, "?"), "type byte "+strconv.Itoa(int(uint8(h)))+" names no "+w.fam.String()+" type")
-		return 0, info{}, w.fail(off, variant.TypeUnknown, variant.ErrInvalidType, variant.ErrCodeInvalidData,
-			"type byte "+strconv.Itoa(int(uint8(h))))
-	}
-	name := w.fam.Name(t)
-	w.row(off, 4, depth, label(lbl, name), w.headerMeaning(h, t))
-	in := info{t: t}
+	w.row(off, 4, depth, label(lbl, w.fam.Name(t)), w.headerMeaning(h, t))
 	p := off + 4
-	rem := w.rem(p)
-	wide := h&wire.Flag64 != 0 && w.fam == variant.Godot4 && realTypes[t]
 	d1 := depth + 1
 
-	if n := realCount[t]; n > 0 {
-		size := 4
-		if wide {
-			size = 8
-		}
-		if rem < n*size {
-			return 0, in, w.short(off, t, n*size, rem)
-		}
-		for i, c := range componentNames[t] {
-			q := p + i*size
-			if wide {
-				w.row(q, 8, d1, c, f64(w.b[q:]))
-			} else {
-				w.row(q, 4, d1, c, f32(w.b[q:]))
-			}
-		}
-		return p + n*size, in, nil
-	}
-
-	switch t {
-	case variant.TypeNil:
-		in.null = true
-		return p, in, nil
-	case variant.TypeBool:
-		if rem < 4 {
-			return 0, in, w.short(off, t, 4, rem)
-		}
-		w.row(p, 4, d1, "value", strconv.FormatBool(w.u32(p) != 0))
-		return p + 4, in, nil
-	case variant.TypeInt:
-		if h&wire.Flag64 != 0 {
-			if rem < 8 {
-				return 0, in, w.short(off, t, 8, rem)
-			}
-			in.i = int64(wire.U64(w.b[p:]))
-			w.row(p, 8, d1, "value", strconv.FormatInt(in.i, 10))
-			return p + 8, in, nil
-		}
-		if rem < 4 {
-			return 0, in, w.short(off, t, 4, rem)
-		}
-		in.i = int64(int32(w.u32(p)))
-		w.row(p, 4, d1, "value", strconv.FormatInt(in.i, 10))
-		return p + 4, in, nil
-	case variant.TypeFloat:
-		if h&wire.Flag64 != 0 {
-			if rem < 8 {
-				return 0, in, w.short(off, t, 8, rem)
-			}
-			w.row(p, 8, d1, "value", f64(w.b[p:]))
-			return p + 8, in, nil
-		}
-		if rem < 4 {
-			return 0, in, w.short(off, t, 4, rem)
-		}
-		w.row(p, 4, d1, "value", f32(w.b[p:]))
-		return p + 4, in, nil
-	case variant.TypeString, variant.TypeStringName:
-		s, next, err := w.str(p, t, d1, "")
-		in.str = s
-		return next, in, err
-	case variant.TypeVector2i, variant.TypeRect2i, variant.TypeVector3i, variant.TypeVector4i:
-		n := intCount[t]
-		if rem < 4*n {
-			return 0, in, w.short(off, t, 4*n, rem)
-		}
-		for i, c := range componentNames[t] {
-			w.row(p+4*i, 4, d1, c, strconv.Itoa(int(int32(w.u32(p+4*i)))))
-		}
-		return p + 4*n, in, nil
-	case variant.TypeColor:
-		if rem < 16 {
-			return 0, in, w.short(off, t, 16, rem)
-		}
-		for i, c := range componentNames[t] {
-			w.row(p+4*i, 4, d1, c, f32(w.b[p+4*i:]))
-		}
-		return p + 16, in, nil
-	case variant.TypeNodePath:
-		next, err := w.nodePath(off, p, d1)
-		return next, in, err
-	case variant.TypeRID:
-		if w.fam == variant.Godot3 {
-			return p, in, nil
-		}
-		if rem < 8 {
-			return 0, in, w.short(off, t, 8, rem)
-		}
-		w.row(p, 8, d1, "id", strconv.FormatUint(wire.U64(w.b[p:]), 10))
-		return p + 8, in, nil
-	case variant.TypeObject:
-		return w.object(off, p, h, depth, in)
-	case variant.TypeCallable:
-		return p, in, nil
-	case variant.TypeSignal:
-		_, next, err := w.str(p, t, d1, "name ")
+	if n := variant.Facts(t).Reals; n > 0 {
+		var c [16]float64
+		next, err := r.Reals(off, h, t, c[:n])
 		if err != nil {
-			return 0, in, err
+			return 0, t, false, err
 		}
-		if w.rem(next) < 8 {
-			return 0, in, w.short(off, t, 8, w.rem(next))
+		size := (next - p) / n
+		for i, name := range componentNames[t] {
+			w.row(p+i*size, size, d1, name, formatReal(c[i], size))
 		}
-		w.row(next, 8, d1, "object", "instance ID "+strconv.FormatUint(wire.U64(w.b[next:]), 10))
-		return next + 8, in, nil
+		return next, t, false, nil
+	}
+
+	var next int
+	switch t {
+	case variant.TypeBool:
+		var x bool
+		if x, next, err = r.Bool(off); err == nil {
+			w.row(p, next-p, d1, "value", strconv.FormatBool(x))
+		}
+	case variant.TypeInt:
+		var x int64
+		if x, next, err = r.Int(off, h); err == nil {
+			w.row(p, next-p, d1, "value", strconv.FormatInt(x, 10))
+		}
+	case variant.TypeFloat:
+		var x float64
+		if x, next, err = r.Float(off, h); err == nil {
+			w.row(p, next-p, d1, "value", formatReal(x, next-p))
+		}
+	case variant.TypeString, variant.TypeStringName:
+		_, next, err = w.str(p, t, d1, "")
+	case variant.TypeVector2i, variant.TypeRect2i, variant.TypeVector3i, variant.TypeVector4i, variant.TypeColor:
+		var c [4]uint32
+		if next, err = r.Words(off, t, c[:variant.Facts(t).Size/4]); err == nil {
+			for i, name := range componentNames[t] {
+				m := strconv.Itoa(int(int32(c[i])))
+				if t == variant.TypeColor {
+					m = formatReal(float64(math.Float32frombits(c[i])), 4)
+				}
+				w.row(p+4*i, 4, d1, name, m)
+			}
+		}
+	case variant.TypeNodePath:
+		next, err = w.nodePath(off, p, d1)
+	case variant.TypeRID:
+		var raw []byte
+		if raw, next, err = r.Field(off, p, t, w.fam.Facts().RIDSize); err == nil && len(raw) > 0 {
+			w.row(p, len(raw), d1, "id", strconv.FormatUint(wire.U64(raw), 10))
+		}
+	case variant.TypeObject:
+		return w.object(off, h, depth)
+	case variant.TypeSignal:
+		var q int
+		if _, q, err = w.str(p, t, d1, "name "); err != nil {
+			break
+		}
+		var raw []byte
+		if raw, next, err = r.Field(off, q, t, 8); err == nil {
+			w.row(q, 8, d1, "object", "instance ID "+strconv.FormatUint(wire.U64(raw), 10))
+		}
 	case variant.TypeDictionary:
-		next, err := w.dictionary(off, p, h, depth)
-		return next, in, err
+		next, err = w.dictionary(off, h, depth)
 	case variant.TypeArray:
-		next, err := w.array(off, p, h, depth)
-		return next, in, err
+		next, err = w.array(off, h, depth)
 	case variant.TypePackedStringArray:
-		next, err := w.packedStrings(off, p, d1)
-		return next, in, err
-	}
-	next, err := w.packed(off, p, t, wide, d1)
-	return next, in, err
-}
-
-// count reads a packed array's element count, with the decoder's checks.
-func (w *walker) count(off, p int, t variant.Type, size, depth int) (int, error) {
-	rem := w.rem(p)
-	if rem < 4 {
-		return 0, w.short(off, t, 4, rem)
-	}
-	n := int64(int32(w.u32(p)))
-	if n < 0 {
-		w.row(p, 4, depth, "count", strconv.FormatInt(n, 10)+": negative")
-		return 0, w.fail(off, t, variant.ErrInvalidData, variant.ErrCodeInvalidData, "negative count "+strconv.FormatInt(n, 10))
-	}
-	if n*int64(size) > int64(rem-4) {
-		w.row(p, 4, depth, "count", strconv.FormatInt(n, 10)+" elements, "+strconv.FormatInt(n*int64(size), 10)+
-			" bytes; only "+strconv.Itoa(rem-4)+" left")
-		return 0, w.fail(off, t, variant.ErrTruncated, variant.ErrCodeInvalidData,
-			strconv.FormatInt(n, 10)+" elements need "+strconv.FormatInt(n*int64(size), 10)+
-				" bytes, have "+strconv.Itoa(rem-4))
-	}
-	w.row(p, 4, depth, "count", strconv.FormatInt(n, 10)+" elements")
-	return int(n), nil
-}
-
-// packed walks the numeric packed arrays.
-func (w *walker) packed(off, p int, t variant.Type, wide bool, depth int) (int, error) {
-	size := map[variant.Type]int{
-		variant.TypePackedByteArray: 1, variant.TypePackedInt32Array: 4, variant.TypePackedInt64Array: 8,
-		variant.TypePackedFloat32Array: 4, variant.TypePackedFloat64Array: 8, variant.TypePackedColorArray: 16,
-	}[t]
-	comps := packedComps[t]
-	if comps > 0 {
-		size = 4 * comps
-		if wide {
-			size = 8 * comps
+		next, err = w.packedStrings(off, p, d1)
+	case variant.TypePackedByteArray:
+		next, err = w.packedBytes(off, depth)
+	default:
+		if r.ElemSize(h, t) == 0 { // no payload (Nil, Callable)
+			return r.Skip(off, depth)
 		}
+		next, err = w.packed(off, p, h, t, d1)
 	}
-	n, err := w.count(off, p, t, size, depth)
+	if err != nil {
+		return 0, t, false, err
+	}
+	return next, t, false, nil
+}
+
+// count records the count of a packed array at p that the Reader read as
+// n elements, or refused with err.
+func (w *walker) count(p, depth, n int, err error) {
+	if err != nil {
+		w.refused(p, 4, depth, "count", err)
+		return
+	}
+	w.row(p, 4, depth, "count", strconv.Itoa(n)+" elements")
+}
+
+// packedBytes walks a PackedByteArray at off, nested depth deep: rows of
+// eight bytes, then the padding the Reader skips.
+func (w *walker) packedBytes(off, depth int) (int, error) {
+	p, q := off+4, off+8
+	next, _, _, err := w.r.Skip(off, depth)
+	n := 0
+	if err == nil {
+		n = int(wire.U32(w.b[p:]))
+	}
+	depth++
+	w.count(p, depth, n, err)
+	if err != nil {
+		return 0, err
+	}
+	shown := 0
+	for i := 0; i < n && shown < w.elements; i += rawWidth {
+		k := min(rawWidth, n-i)
+		w.row(q+i, k, depth, "["+strconv.Itoa(i)+"…"+strconv.Itoa(i+k-1)+"]", printable(w.b[q+i:q+i+k]))
+		shown++
+	}
+	if rest := n - shown*rawWidth; rest > 0 {
+		w.row(q+shown*rawWidth, rest, depth, "…", strconv.Itoa(rest)+" more bytes")
+	}
+	if pad := next - (q + n); pad > 0 {
+		have := max(min(pad, len(w.b)-(q+n)), 0)
+		meaning := strconv.Itoa(pad) + " bytes of padding"
+		if have < pad {
+			meaning += " (" + strconv.Itoa(pad-have) + " missing: tolerated, the next value is read after them)"
+		}
+		w.row(q+n, pad, depth, "padding", meaning)
+	}
+	return next, nil
+}
+
+// packed walks the packed arrays of fixed-size elements other than bytes.
+func (w *walker) packed(off, p int, h uint32, t variant.Type, depth int) (int, error) {
+	size := w.r.ElemSize(h, t)
+	n, err := w.r.Count(off, p, t, size)
+	w.count(p, depth, n, err)
 	if err != nil {
 		return 0, err
 	}
 	q := p + 4
-	if t == variant.TypePackedByteArray {
-		// Rows of eight bytes.
-		shown := 0
-		for i := 0; i < n && shown < w.elements; i += rawWidth {
-			k := min(rawWidth, n-i)
-			w.row(q+i, k, depth, "["+strconv.Itoa(i)+"…"+strconv.Itoa(i+k-1)+"]", printable(w.b[q+i:q+i+k]))
-			shown++
-		}
-		if rest := n - shown*rawWidth; rest > 0 {
-			w.row(q+shown*rawWidth, rest, depth, "…", strconv.Itoa(rest)+" more bytes")
-		}
-		if pad := wire.Pad4(n); pad > 0 {
-			have := max(min(pad, w.rem(q+n)), 0)
-			meaning := strconv.Itoa(pad) + " bytes of padding"
-			if have < pad {
-				meaning += " (" + strconv.Itoa(pad-have) + " missing: tolerated, the next value is read after them)"
-			}
-			w.row(q+n, pad, depth, "padding", meaning)
-		}
-		return q + n + wire.Pad4(n), nil
-	}
 	for i := range min(n, w.elements) {
-		e := q + i*size
-		var meaning string
-		switch t {
-		case variant.TypePackedInt32Array:
-			meaning = strconv.Itoa(int(int32(w.u32(e))))
-		case variant.TypePackedInt64Array:
-			meaning = strconv.FormatInt(int64(wire.U64(w.b[e:])), 10)
-		case variant.TypePackedFloat32Array:
-			meaning = f32(w.b[e:])
-		case variant.TypePackedFloat64Array:
-			meaning = f64(w.b[e:])
-		default:
-			meaning = "("
-			step := 4
-			if wide {
-				step = 8
-			}
-			k := comps
-			if t == variant.TypePackedColorArray {
-				k, step = 4, 4
-			}
-			for c := range k {
-				if c > 0 {
-					meaning += ", "
-				}
-				if step == 8 {
-					meaning += f64(w.b[e+8*c:])
-				} else {
-					meaning += f32(w.b[e+4*c:])
-				}
-			}
-			meaning += ")"
-		}
-		w.row(e, size, depth, "["+strconv.Itoa(i)+"]", meaning)
+		w.row(q+i*size, size, depth, variant.IndexSeg(i), element(t, w.b[q+i*size:q+(i+1)*size]))
 	}
 	if n > w.elements {
 		w.row(q+w.elements*size, (n-w.elements)*size, depth, "…", strconv.Itoa(n-w.elements)+" more elements")
@@ -464,7 +363,38 @@ func (w *walker) packed(off, p int, t variant.Type, wide bool, depth int) (int, 
 	return q + n*size, nil
 }
 
-// printable shows bytes as text where they are printable ASCII.
+// element describes the bytes e of an element of a packed array of type t.
+func element(t variant.Type, e []byte) string {
+	switch t {
+	case variant.TypePackedInt32Array:
+		return strconv.Itoa(int(int32(wire.U32(e))))
+	case variant.TypePackedInt64Array:
+		return strconv.FormatInt(int64(wire.U64(e)), 10)
+	case variant.TypePackedFloat32Array:
+		return formatReal(float64(wire.F32(e)), 4)
+	case variant.TypePackedFloat64Array:
+		return formatReal(wire.F64(e), 8)
+	}
+	// Vectors and colors: their components, binary32 or binary64.
+	k := variant.Facts(t).Comps
+	if k == 0 {
+		k = len(componentNames[variant.TypeColor])
+	}
+	step := len(e) / k
+	s := "("
+	for c := range k {
+		if c > 0 {
+			s += ", "
+		}
+		if step == 8 {
+			s += formatReal(wire.F64(e[8*c:]), 8)
+		} else {
+			s += formatReal(float64(wire.F32(e[4*c:])), 4)
+		}
+	}
+	return s + ")"
+}
+
 func plural(n int64, unit string) string {
 	s := strconv.FormatInt(n, 10) + " " + unit
 	if n != 1 {
@@ -473,6 +403,7 @@ func plural(n int64, unit string) string {
 	return s
 }
 
+// printable shows bytes as text where they are printable ASCII.
 func printable(b []byte) string {
 	out := make([]byte, len(b))
 	for i, c := range b {
@@ -485,308 +416,227 @@ func printable(b []byte) string {
 	return "|" + string(out) + "|"
 }
 
-// text gives the value of a string's bytes by the decoder's own rules
-// (byte order mark, NUL, the family's UTF-8), by decoding it as a String.
-func (w *walker) text(raw []byte) (string, bool) {
-	buf := make([]byte, 0, 8+len(raw)+3)
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(variant.TypeString))
-	buf = wire.AppendString(buf[:4], string(raw))
-	v, _, err := w.strDec.Decode(buf)
+// str walks a "str" payload at p in a value of type t: its length, and
+// its bytes and padding, whose meaning is the string's value as the
+// Reader reads it. It returns that value and the offset after it.
+func (w *walker) str(p int, t variant.Type, depth int, what string) ([]byte, int, error) {
+	raw, next, err := w.r.StrRaw(p, t)
 	if err != nil {
-		return "", false
+		w.refused(p, 4, depth, what+"length", err)
+		return nil, 0, err
 	}
-	s, _ := v.(variant.String)
-	return string(s), true
-}
-
-// str walks a "str" payload at p: length, bytes and padding.
-func (w *walker) str(p int, t variant.Type, depth int, what string) (string, int, error) {
-	rem := w.rem(p)
-	if rem < 4 {
-		w.row(p, 4, depth, what+"length", "truncated: "+strconv.Itoa(max(rem, 0))+" bytes left")
-		return "", 0, w.fail(p, t, variant.ErrTruncated, variant.ErrCodeInvalidData, "no room for a string length")
-	}
-	n := int64(int32(w.u32(p)))
-	if n < 0 {
-		w.row(p, 4, depth, what+"length", strconv.FormatInt(n, 10)+": negative")
-		return "", 0, w.fail(p, t, variant.ErrInvalidData, variant.ErrCodeFileEOF, "negative string length "+strconv.FormatInt(n, 10))
-	}
-	pad := int64(wire.Pad4(int(n)))
-	if n+pad > int64(rem-4) {
-		w.row(p, 4, depth, what+"length", strconv.FormatInt(n, 10)+" bytes (padded "+strconv.FormatInt(n+pad, 10)+
-			"); only "+strconv.Itoa(rem-4)+" left")
-		return "", 0, w.fail(p, t, variant.ErrTruncated, variant.ErrCodeFileEOF,
-			"string of "+strconv.FormatInt(n, 10)+" bytes (padded "+strconv.FormatInt(n+pad, 10)+
-				") exceeds the "+strconv.Itoa(rem-4)+" bytes left")
-	}
-	lm := plural(n, "byte")
-	raw := w.b[p+4 : p+4+int(n)]
+	n := len(raw)
+	stored := next - p - 4 // with the padding
+	lm := plural(int64(n), "byte")
 	nul := t == variant.TypePackedStringArray && n > 0 && raw[n-1] == 0
 	if nul {
 		lm += ", NUL included"
 	}
 	w.row(p, 4, depth, what+"length", lm)
-	s, ok := w.text(raw)
-	if !ok {
-		w.row(p+4, int(n+pad), depth, what+"text", "invalid UTF-8")
-		return "", 0, w.fail(p, t, variant.ErrInvalidUTF8, variant.ErrCodeInvalidData, "")
+	s, _, err := w.r.Str(p, t)
+	if err != nil {
+		w.refused(p+4, stored, depth, what+"text", err)
+		return nil, 0, err
 	}
-	meaning := strconv.Quote(s)
+	meaning := strconv.Quote(string(s))
 	if nul {
 		meaning += " + NUL"
 	}
-	if pad > 0 {
-		meaning += " + " + strconv.FormatInt(pad, 10) + " padding"
+	if pad := stored - n; pad > 0 {
+		meaning += " + " + strconv.Itoa(pad) + " padding"
 	}
-	w.row(p+4, int(n+pad), depth, what+"text", meaning)
-	return s, p + 4 + int(n+pad), nil
+	w.row(p+4, stored, depth, what+"text", meaning)
+	return s, next, nil
 }
 
 func (w *walker) nodePath(off, p, depth int) (int, error) {
 	t := variant.TypeNodePath
-	rem := w.rem(p)
-	if rem < 4 {
-		return 0, w.short(off, t, 4, rem)
+	names, total, absolute, q, err := w.r.NodePathHead(off, p)
+	if err != nil {
+		w.refused(p, 4, depth, "name count", err)
+		return 0, err
 	}
-	first := w.u32(p)
-	if first&wire.NodePathNewFormat == 0 {
-		w.row(p, 4, depth, "name count", "bit 31 clear: the old NodePath format, refused")
-		return 0, w.fail(off, t, variant.ErrInvalidData, variant.ErrCodeInvalidData, "old NodePath format (bit 31 clear)")
-	}
-	if rem < 12 {
-		return 0, w.short(off, t, 12, rem)
-	}
-	names := first &^ wire.NodePathNewFormat
-	subs := w.u32(p + 4)
-	flags := w.u32(p + 8)
+	subs := wire.U32(w.b[p+4:])
 	w.row(p, 4, depth, "name count", strconv.FormatUint(uint64(names), 10)+" (bit 31: new format)")
 	w.row(p+4, 4, depth, "subname count", strconv.FormatUint(uint64(subs), 10))
-	// The engine adds the counts as 32-bit unsigned numbers (they wrap
-	// around) and reads that many strings, names first.
-	total := names + subs
-	fm := "absolute"
-	if flags&wire.NodePathAbsolute == 0 {
-		fm = "relative"
+	// The Reader adds the counts as the engine does, as 32-bit unsigned
+	// numbers (they wrap around), with one more for the obsolete property
+	// flag.
+	fm := "relative"
+	if absolute {
+		fm = "absolute"
 	}
-	if flags&wire.NodePathProperty != 0 {
+	extra := total - names - subs
+	if extra != 0 {
 		fm += ", obsolete property flag: one more subname"
-		total++
 	}
-	if uint64(total) != uint64(names)+uint64(subs)+uint64(flags>>1&1) {
+	if uint64(total) != uint64(names)+uint64(subs)+uint64(extra) {
 		fm += "; the counts add up to " + strconv.FormatUint(uint64(total), 10) + " (32-bit wrap-around)"
 	}
 	w.row(p+8, 4, depth, "flags", fm)
-	q := p + 12
 	for i := uint32(0); i < total; i++ {
 		what := "name[" + strconv.FormatUint(uint64(i), 10) + "] "
 		if i >= names {
 			what = "subname[" + strconv.FormatUint(uint64(i-names), 10) + "] "
 		}
-		_, next, err := w.str(q, t, depth, what)
-		if err != nil {
+		if _, q, err = w.str(q, t, depth, what); err != nil {
 			return 0, err
 		}
-		q = next
 	}
 	return q, nil
 }
 
 func (w *walker) packedStrings(off, p, depth int) (int, error) {
 	t := variant.TypePackedStringArray
-	rem := w.rem(p)
-	if rem < 4 {
-		return 0, w.short(off, t, 4, rem)
+	n, err := w.r.StringsCount(off, p)
+	if err != nil {
+		w.refused(p, 4, depth, "count", err)
+		return 0, err
 	}
-	n := int64(int32(w.u32(p)))
+	meaning := strconv.Itoa(n) + " elements"
+	if stored := int32(wire.U32(w.b[p:])); stored < 0 {
+		meaning = strconv.Itoa(int(stored)) + ": negative, read as empty (tolerated)"
+	}
+	w.row(p, 4, depth, "count", meaning)
 	q := p + 4
-	if n <= 0 {
-		meaning := "0 elements"
-		if n < 0 {
-			meaning = strconv.FormatInt(n, 10) + ": negative, read as empty (tolerated)"
+	for i := range n {
+		if _, q, err = w.str(q, t, depth, variant.IndexSeg(i)+" "); err != nil {
+			return 0, w.prefix(err, variant.IndexSeg(i))
 		}
-		w.row(p, 4, depth, "count", meaning)
-		return q, nil
-	}
-	w.row(p, 4, depth, "count", strconv.FormatInt(n, 10)+" elements")
-	for i := int64(0); i < n; i++ {
-		_, next, err := w.str(q, t, depth, "["+strconv.FormatInt(i, 10)+"] ")
-		if err != nil {
-			return 0, w.prefix(err, "["+strconv.FormatInt(i, 10)+"]")
-		}
-		q = next
 	}
 	return q, nil
 }
 
-func (w *walker) object(off, p int, h uint32, depth int, in info) (int, info, error) {
+func (w *walker) object(off int, h uint32, depth int) (int, variant.Type, bool, error) {
 	t := variant.TypeObject
-	rem := w.rem(p)
+	r := &w.r
+	p := off + 4
 	d1 := depth + 1
-	if h&wire.FlagObjectAsID != 0 {
-		if rem < 8 {
-			return 0, in, w.short(off, t, 8, rem)
+	if id, next, asID, err := r.ObjectID(off, h); asID {
+		if err != nil {
+			return 0, t, false, err
 		}
-		id := wire.U64(w.b[p:])
 		meaning := strconv.FormatUint(id, 10)
 		if id == 0 {
 			meaning += ": a null object"
-			in.null = true
 		}
 		w.row(p, 8, d1, "instance ID", meaning)
-		return p + 8, in, nil
+		return next, t, id == 0, nil
 	}
-	if !w.allow {
-		return 0, in, w.fail(off, t, variant.ErrObjectsNotAllowed, variant.ErrCodeUnauthorized, "decoding a full Object needs AllowObjects")
-	}
-	class, q, err := w.str(p, t, d1, "class ")
+	class, n, q, err := r.ObjectHead(off, p)
 	if err != nil {
-		return 0, in, err
-	}
-	if class == "" {
-		in.null = true
-		return q, in, nil
-	}
-	if w.rem(q) < 4 {
-		return 0, in, w.short(off, t, 4, w.rem(q))
-	}
-	n := int64(int32(w.u32(q)))
-	w.row(q, 4, d1, "property count", strconv.FormatInt(n, 10))
-	q += 4
-	for i := int64(0); i < n; i++ {
-		name, next, err := w.str(q, t, d1, "property name ")
-		if err != nil {
-			return 0, in, err
+		if !errors.Is(err, variant.ErrObjectsNotAllowed) {
+			w.str(p, t, d1, "class ") // the class, or why it was refused
 		}
-		at := next
-		next, v, err := w.value(next, depth+1, "."+name)
+		return 0, t, false, err
+	}
+	w.str(p, t, d1, "class ")
+	if len(class) == 0 {
+		return q, t, true, nil
+	}
+	w.row(q-4, 4, d1, "property count", strconv.Itoa(int(int32(wire.U32(w.b[q-4:])))))
+	for range n {
+		name, at, err := w.str(q, t, d1, "property name ")
 		if err != nil {
-			return 0, in, w.prefix(err, "."+name)
+			return 0, t, false, err
 		}
-		if name == "script" && w.fam == variant.Godot4 && !v.null {
-			if v.t != variant.TypeString || len(v.str) <= len("res://") || v.str[:6] != "res://" {
-				return 0, in, w.prefix(w.fail(at, v.t, variant.ErrInvalidData, variant.ErrCodeInvalidData,
-					"an Object's script must be a res:// path"), ".script")
-			}
+		next, vt, isNil, err := w.value(at, d1, "."+string(name))
+		if err != nil {
+			return 0, t, false, w.prefix(err, "."+string(name))
+		}
+		if err := r.CheckProperty(name, at, vt, isNil); err != nil {
+			return 0, t, false, err
 		}
 		q = next
 	}
-	return q, in, nil
+	return q, t, false, nil
 }
 
-// containerType walks the type data of a typed container.
+// containerType walks the type data of kind kind of a typed container of
+// type t at p, and returns the offset after it.
 func (w *walker) containerType(off, p int, kind uint32, t variant.Type, depth int, what string) (int, error) {
+	ct, next, err := w.r.ContainerType(off, p, kind, t)
 	switch kind {
 	case wire.KindBuiltin:
-		if w.rem(p) < 4 {
-			return 0, w.short(off, t, 4, w.rem(p))
-		}
-		id := int32(w.u32(p))
-		if id < 0 || id >= int32(variant.TypeCount) {
-			w.row(p, 4, depth, what, "type id "+strconv.Itoa(int(id))+": no such type")
-			return 0, w.fail(off, t, variant.ErrInvalidData, variant.ErrCodeInvalidData, "element type id "+strconv.Itoa(int(id)))
-		}
-		w.row(p, 4, depth, what, variant.Type(id).String())
-		return p + 4, nil
-	case wire.KindClassName, wire.KindScript:
-		kindName := "class "
-		if kind == wire.KindScript {
-			kindName = "script "
-		}
-		name, next, err := w.str(p, t, depth, what+" "+kindName)
 		if err != nil {
+			w.refused(p, 4, depth, what, err)
 			return 0, err
 		}
-		if kind == wire.KindScript && w.allow && (len(name) <= len("res://") || name[:6] != "res://") {
-			return 0, w.fail(off, t, variant.ErrInvalidData, variant.ErrCodeInvalidData,
-				"script path "+strconv.Quote(name)+" is not a res:// path")
-		}
-		return next, nil
+		w.row(p, 4, depth, what, ct.Builtin.String())
+	case wire.KindClassName:
+		w.str(p, t, depth, what+" class ")
+	case wire.KindScript:
+		w.str(p, t, depth, what+" script ")
 	}
-	return p, nil
+	return next, err
 }
 
-func (w *walker) array(off, p int, h uint32, depth int) (int, error) {
+// containerCount records the count of an Array or Dictionary at q that
+// the Reader read as n, or refused with err.
+func (w *walker) containerCount(q, depth, n int, unit string, err error) {
+	if err != nil {
+		w.refused(q, 4, depth, "count", err)
+		return
+	}
+	meaning := strconv.Itoa(n) + " " + unit
+	if wire.U32(w.b[q:]) != uint32(n) {
+		meaning += " (bit 31 set: ignored)"
+	}
+	w.row(q, 4, depth, "count", meaning)
+}
+
+func (w *walker) array(off int, h uint32, depth int) (int, error) {
 	t := variant.TypeArray
 	d1 := depth + 1
-	if w.fam == variant.Godot4 {
-		var err error
-		if p, err = w.containerType(off, p, h>>wire.ArrayTypeShift&wire.KindMask, t, d1, "element type"); err != nil {
+	q := off + 4
+	var err error
+	if kind, _ := w.r.TypeKinds(h, t); kind != 0 {
+		if q, err = w.containerType(off, q, kind, t, d1, "element type"); err != nil {
 			return 0, err
 		}
 	}
-	rem := w.rem(p)
-	if rem < 4 {
-		return 0, w.short(off, t, 4, rem)
+	n, err := w.r.ContainerCount(off, q, t)
+	w.containerCount(q, d1, n, "elements", err)
+	if err != nil {
+		return 0, err
 	}
-	raw := w.u32(p)
-	n := int(raw & wire.CountMask)
-	meaning := strconv.Itoa(n) + " elements"
-	if raw != uint32(n) {
-		meaning += " (bit 31 set: ignored)"
-	}
-	w.row(p, 4, d1, "count", meaning)
-	q := p + 4
+	q += 4
 	for i := range n {
-		next, _, err := w.value(q, d1, "["+strconv.Itoa(i)+"]")
-		if err != nil {
-			return 0, w.prefix(err, "["+strconv.Itoa(i)+"]")
+		if q, _, _, err = w.value(q, d1, variant.IndexSeg(i)); err != nil {
+			return 0, w.prefix(err, variant.IndexSeg(i))
 		}
-		q = next
 	}
 	return q, nil
 }
 
-// keySeg renders a Dictionary key as a path segment, as the decoder does.
-func keySeg(k info) string {
-	if k.null {
-		return "[<Nil>]" // a null Object is the nil Value
-	}
-	switch k.t {
-	case variant.TypeString:
-		return "[" + strconv.Quote(k.str) + "]"
-	case variant.TypeStringName:
-		return "[&" + strconv.Quote(k.str) + "]"
-	case variant.TypeInt:
-		return "[" + strconv.FormatInt(k.i, 10) + "]"
-	}
-	return "[<" + k.t.String() + ">]"
-}
-
-func (w *walker) dictionary(off, p int, h uint32, depth int) (int, error) {
+func (w *walker) dictionary(off int, h uint32, depth int) (int, error) {
 	t := variant.TypeDictionary
 	d1 := depth + 1
-	if w.fam == variant.Godot4 {
-		var err error
-		if p, err = w.containerType(off, p, h>>wire.DictKeyTypeShift&wire.KindMask, t, d1, "key type"); err != nil {
+	q := off + 4
+	var err error
+	if kk, vk := w.r.TypeKinds(h, t); kk|vk != 0 {
+		if q, err = w.containerType(off, q, kk, t, d1, "key type"); err != nil {
 			return 0, err
 		}
-		if p, err = w.containerType(off, p, h>>wire.DictValueTypeShift&wire.KindMask, t, d1, "value type"); err != nil {
+		if q, err = w.containerType(off, q, vk, t, d1, "value type"); err != nil {
 			return 0, err
 		}
 	}
-	rem := w.rem(p)
-	if rem < 4 {
-		return 0, w.short(off, t, 4, rem)
+	n, err := w.r.ContainerCount(off, q, t)
+	w.containerCount(q, d1, n, "entries", err)
+	if err != nil {
+		return 0, err
 	}
-	raw := w.u32(p)
-	n := int(raw & wire.CountMask)
-	meaning := strconv.Itoa(n) + " entries"
-	if raw != uint32(n) {
-		meaning += " (bit 31 set: ignored)"
-	}
-	w.row(p, 4, d1, "count", meaning)
-	q := p + 4
+	q += 4
 	for i := range n {
-		next, k, err := w.value(q, d1, "key "+strconv.Itoa(i))
-		if err != nil {
-			return 0, w.prefix(err, "{key "+strconv.Itoa(i)+"}")
+		key := q
+		if q, _, _, err = w.value(key, d1, "key "+strconv.Itoa(i)); err != nil {
+			return 0, w.prefix(err, variant.KeyIndexSeg(i))
 		}
-		seg := keySeg(k)
-		next, _, err = w.value(next, d1, seg)
-		if err != nil {
+		seg := w.r.KeySegAt(key, d1)
+		if q, _, _, err = w.value(q, d1, seg); err != nil {
 			return 0, w.prefix(err, seg)
 		}
-		q = next
 	}
 	return q, nil
 }

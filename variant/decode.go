@@ -484,15 +484,11 @@ func (d *decoder) packedStrings(off, p int) (Value, int, error) {
 
 func (d *decoder) object(off, p int, h uint32, depth int) (Value, int, error) {
 	t := TypeObject
-	if h&wire.FlagObjectAsID != 0 {
-		if rem := d.rem(p); rem < 8 {
-			return nil, 0, d.Short(off, t, 8, rem)
+	if id, next, asID, err := d.ObjectID(off, h); asID {
+		if err != nil || id == 0 {
+			return nil, next, err
 		}
-		id := wire.U64(d.b[p:])
-		if id == 0 {
-			return nil, p + 8, nil
-		}
-		return ObjectID(id), p + 8, nil
+		return ObjectID(id), next, nil
 	}
 	class, n, q, err := d.ObjectHead(off, p)
 	if err != nil {

@@ -192,8 +192,12 @@ func KeySeg(k Value) string {
 	case Int:
 		return "[" + strconv.FormatInt(int64(k), 10) + "]"
 	}
-	return "[<" + TypeOf(k).String() + ">]"
+	return typeSeg(TypeOf(k))
 }
+
+// typeSeg is the path segment of a Dictionary key of type t that KeySeg
+// does not spell out: [<Vector2>].
+func typeSeg(t Type) string { return "[<" + t.String() + ">]" }
 
 // Path is a place in a Variant, such as `[3]["pos"]`, built segment by
 // segment from the outside in as a walk goes down: adding a segment costs

@@ -341,6 +341,21 @@ func (r *Reader) NodePathHead(off, p int) (names, total uint32, absolute bool, q
 	return names, total, flags&wire.NodePathAbsolute != 0, p + 12, nil
 }
 
+// ObjectID reads the payload of an Object whose header h is at off when
+// it is sent as an instance ID (header flag wire.FlagObjectAsID): the ID,
+// 0 for a null Object, and the offset after it. asID is false for a full
+// Object, which ObjectHead reads.
+func (r *Reader) ObjectID(off int, h uint32) (id uint64, next int, asID bool, err error) {
+	if h&wire.FlagObjectAsID == 0 {
+		return 0, 0, false, nil
+	}
+	raw, next, err := r.Field(off, off+4, TypeObject, 8)
+	if err != nil {
+		return 0, 0, true, err
+	}
+	return wire.U64(raw), next, true, nil
+}
+
 // ObjectHead reads the head of a full Object (not one sent as an
 // instance ID) at p: its class, checked against AllowObjects and Classes,
 // and its property count, counted against MaxElements. An empty class is
@@ -381,14 +396,36 @@ func (r *Reader) CheckScript(at int, t Type, s []byte, isNil bool) error {
 	}
 	// Godot 4.3+ names the script by its path and loads it.
 	if t != TypeString || !strings.HasPrefix(string(s), "res://") || len(s) == len("res://") {
-		return prefixPath(r.Fail(at, t, ErrInvalidData, ErrCodeInvalidData,
-			"an Object's script must be a res:// path"), ".script")
+		return scriptError(r.Fail(at, t, ErrInvalidData, ErrCodeInvalidData,
+			"an Object's script must be a res:// path"))
 	}
 	if r.scripts != nil && !r.scripts(string(s)) {
-		return prefixPath(r.Fail(at, TypeString, ErrObjectsNotAllowed, ErrCodeInvalidData,
-			"no script "+strconv.Quote(string(s))+" (DecOptions.Scripts)"), ".script")
+		return scriptError(r.Fail(at, TypeString, ErrObjectsNotAllowed, ErrCodeInvalidData,
+			"no script "+strconv.Quote(string(s))+" (DecOptions.Scripts)"))
 	}
 	return nil
+}
+
+// scriptError places err, an error of an Object's "script" property, at
+// the path .script. The path is complete: outer segments added on the way
+// up go before it.
+func scriptError(err error) error {
+	err.(*Error).Path = ".script"
+	return err
+}
+
+// CheckProperty applies the engine's rules to the property name of a full
+// Object, read already, whose value of type t is at at and decodes as nil
+// when isNil: the "script" property must name a script (see CheckScript).
+func (r *Reader) CheckProperty(name []byte, at int, t Type, isNil bool) error {
+	if string(name) != "script" {
+		return nil
+	}
+	var s []byte
+	if t == TypeString {
+		s, _, _ = r.Str(at+4, t)
+	}
+	return r.CheckScript(at, t, s, isNil)
 }
 
 // encodedObjectAsID is the class the engine decodes objects sent as
@@ -464,16 +501,13 @@ func objectContainerType(kind ContainerKind, name string, allowObjects bool) Con
 func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err error) {
 	t := TypeArray
 	q = off + 4
-	if r.ff.TypedContainers && h>>wire.ArrayTypeShift&wire.KindMask != 0 {
-		if elem, q, err = r.ContainerType(off, q, h>>wire.ArrayTypeShift&wire.KindMask, t); err != nil {
+	if kind, _ := r.TypeKinds(h, t); kind != 0 {
+		if elem, q, err = r.ContainerType(off, q, kind, t); err != nil {
 			return elem, 0, 0, err
 		}
 	}
-	if q+4 > len(r.b) {
-		return elem, 0, 0, r.Short(off, t, 4, r.rem(q))
-	}
-	n = int(wire.U32(r.b[q:]) & wire.CountMask) // bit 31, the never-written "shared" flag, ignored
-	return elem, n, q, r.Take(off, t, int64(n))
+	n, err = r.ContainerCount(off, q, t)
+	return elem, n, q, err
 }
 
 // DictHead reads the head of a Dictionary whose header h is at off: its
@@ -482,19 +516,57 @@ func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err
 func (r *Reader) DictHead(off int, h uint32) (key, value ContainerType, n, q int, err error) {
 	t := TypeDictionary
 	q = off + 4
-	if r.ff.TypedContainers && h>>wire.DictKeyTypeShift&(wire.KindMask|wire.KindMask<<2) != 0 {
-		if key, q, err = r.ContainerType(off, q, h>>wire.DictKeyTypeShift&wire.KindMask, t); err != nil {
+	if kk, vk := r.TypeKinds(h, t); kk|vk != 0 {
+		if key, q, err = r.ContainerType(off, q, kk, t); err != nil {
 			return key, value, 0, 0, err
 		}
-		if value, q, err = r.ContainerType(off, q, h>>wire.DictValueTypeShift&wire.KindMask, t); err != nil {
+		if value, q, err = r.ContainerType(off, q, vk, t); err != nil {
 			return key, value, 0, 0, err
 		}
 	}
+	n, err = r.ContainerCount(off, q, t)
+	return key, value, n, q, err
+}
+
+// TypeKinds returns the kinds of type data (a 2-bit field each:
+// wire.KindBuiltin, wire.KindClassName, wire.KindScript, or 0 for none)
+// that the header h of an Array or Dictionary t announces, as ArrayHead
+// and DictHead read them: an Array's element type (second is 0), a
+// Dictionary's key and value types. Both are 0 for untyped containers and
+// for families without typed containers. A Dictionary with either kind
+// set carries the type data of both, a kind of 0 taking no bytes.
+func (r *Reader) TypeKinds(h uint32, t Type) (first, second uint32) {
+	if !r.ff.TypedContainers {
+		return 0, 0
+	}
+	if t == TypeArray {
+		return h >> wire.ArrayTypeShift & wire.KindMask, 0
+	}
+	return h >> wire.DictKeyTypeShift & wire.KindMask, h >> wire.DictValueTypeShift & wire.KindMask
+}
+
+// ContainerCount reads the element count of an Array or the entry count
+// of a Dictionary (t, whose header is at off) at q, after the type data,
+// and counts it against MaxElements. Bit 31, the never-written "shared"
+// flag, is ignored, as the engine ignores it.
+func (r *Reader) ContainerCount(off, q int, t Type) (int, error) {
 	if q+4 > len(r.b) {
-		return key, value, 0, 0, r.Short(off, t, 4, r.rem(q))
+		return 0, r.Short(off, t, 4, r.rem(q))
 	}
-	n = int(wire.U32(r.b[q:]) & wire.CountMask) // bit 31, the never-written "shared" flag, ignored
-	return key, value, n, q, r.Take(off, t, int64(n))
+	n := int(wire.U32(r.b[q:]) & wire.CountMask)
+	return n, r.Take(off, t, int64(n))
+}
+
+// Field returns the size bytes at p of the value of type t whose header is
+// at off, and the offset after them; when fewer are left, the error of a
+// payload that does not fit (see Short). It reads the fixed-size parts
+// that have no reader of their own: an RID, a Signal's object, an Object
+// sent as an instance ID.
+func (r *Reader) Field(off, p int, t Type, size int) ([]byte, int, error) {
+	if rem := r.rem(p); rem < size {
+		return nil, 0, r.Short(off, t, size, rem)
+	}
+	return r.b[p : p+size], p + size, nil
 }
 
 // Skip checks the Variant at off, nested depth deep, exactly as Value
@@ -632,11 +704,8 @@ func (r *Reader) ElemSize(h uint32, t Type) int {
 
 func (r *Reader) skipObject(off, p int, h uint32, depth int) (int, Type, bool, error) {
 	t := TypeObject
-	if h&wire.FlagObjectAsID != 0 {
-		if rem := r.rem(p); rem < 8 {
-			return 0, t, false, r.Short(off, t, 8, rem)
-		}
-		return p + 8, t, wire.U64(r.b[p:]) == 0, nil
+	if id, next, asID, err := r.ObjectID(off, h); asID {
+		return next, t, id == 0, err
 	}
 	class, n, q, err := r.ObjectHead(off, p)
 	if err != nil {
@@ -654,14 +723,8 @@ func (r *Reader) skipObject(off, p int, h uint32, depth int) (int, Type, bool, e
 		if err != nil {
 			return 0, t, false, prefixPath(err, "."+string(name))
 		}
-		if string(name) == "script" {
-			var s []byte
-			if vt == TypeString {
-				s, _, _ = r.Str(at+4, vt)
-			}
-			if err := r.CheckScript(at, vt, s, isNil); err != nil {
-				return 0, t, false, err
-			}
+		if err := r.CheckProperty(name, at, vt, isNil); err != nil {
+			return 0, t, false, err
 		}
 		q = next
 	}
@@ -692,7 +755,22 @@ func (r *Reader) Reread(off, depth int) (Value, int, error) {
 
 // KeySegAt renders the Dictionary key at off, nested depth deep (a key
 // read already), as a Variant path segment, for errors; see KeySeg.
+//
+// Only the keys KeySeg spells out (String, StringName, int) are decoded
+// again; the others are checked without being built, so that rendering a
+// large key takes no memory.
 func (r *Reader) KeySegAt(off, depth int) string {
+	c := *r
+	c.maxElements, c.valuesLeft = 0, -1 // read already: counted once
+	_, t, isNil, err := c.skip(off, depth)
+	switch {
+	case err != nil:
+		return "[?]"
+	case isNil:
+		return KeySeg(nil)
+	case t != TypeString && t != TypeStringName && t != TypeInt:
+		return typeSeg(t)
+	}
 	k, _, err := r.Reread(off, depth)
 	if err != nil {
 		return "[?]"

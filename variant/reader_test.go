@@ -167,3 +167,121 @@ func ExampleFacts() {
 	// 48 12 true
 	// Vector3(1, 4, 7) Vector3(2, 5, 8) Vector3(3, 6, 9)
 }
+
+// ExampleReader_TypeKinds reads the head of a typed Dictionary part by
+// part, as DictHead does at once: the kinds of its type data, each type,
+// and the entry count, with the offset of each part.
+func ExampleReader_TypeKinds() {
+	d := NewDictionary(1)
+	d.KeyType, d.ValueType = Typed(TypeString), Typed(TypeInt)
+	d.Set(String("hp"), Int(7))
+	data, _ := Encode(d)
+	m, _ := DecOptions{}.DecMode()
+	r := m.Reader(data)
+	h, t, _ := r.Head(0, 0)
+	q := 4
+	kk, vk := r.TypeKinds(h, t)
+	for _, kind := range []uint32{kk, vk} {
+		ct, next, err := r.ContainerType(0, q, kind, t)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("byte %d: %v\n", q, ct.Builtin)
+		q = next
+	}
+	n, _ := r.ContainerCount(0, q, t)
+	fmt.Printf("byte %d: %d entry\n", q, n)
+	// Output:
+	// byte 4: String
+	// byte 8: int
+	// byte 12: 1 entry
+}
+
+// The parts of a container's head: no type data in Godot 3, bit 31 of a
+// count ignored, a missing count refused as DictHead refuses it; Field
+// and ObjectID refuse fixed-size parts that do not fit.
+func TestReaderParts(t *testing.T) {
+	h := uint32(TypeDictionary) | 1<<wire.DictKeyTypeShift | 3<<wire.DictValueTypeShift
+	g4 := dmode(t, DecOptions{}).Reader(nil)
+	g3 := dmode(t, DecOptions{Family: Godot3}).Reader(nil)
+	if k, v := g4.TypeKinds(h, TypeDictionary); k != 1 || v != 3 {
+		t.Errorf("Godot 4 Dictionary kinds %d, %d", k, v)
+	}
+	if k, v := g4.TypeKinds(uint32(TypeArray)|2<<wire.ArrayTypeShift, TypeArray); k != 2 || v != 0 {
+		t.Errorf("Godot 4 Array kinds %d, %d", k, v)
+	}
+	if k, v := g3.TypeKinds(h, TypeDictionary); k != 0 || v != 0 {
+		t.Errorf("Godot 3 kinds %d, %d", k, v)
+	}
+
+	b := []byte{0x1b, 0, 0, 0, 2, 0, 0, 0x80}
+	r := dmode(t, DecOptions{}).Reader(b)
+	if n, err := r.ContainerCount(0, 4, TypeDictionary); n != 2 || err != nil || r.Elements() != 2 {
+		t.Errorf("count %d, %v, %d elements", n, err, r.Elements())
+	}
+	r2 := dmode(t, DecOptions{}).Reader(b[:6])
+	_, _, _, _, want := r2.DictHead(0, uint32(TypeDictionary))
+	if _, err := r2.ContainerCount(0, 4, TypeDictionary); !reflect.DeepEqual(err, want) || !errors.Is(err, ErrTruncated) {
+		t.Errorf("short count: %v, DictHead %v", err, want)
+	}
+	limited := dmode(t, DecOptions{MaxElements: 1}).Reader(b)
+	if _, err := limited.ContainerCount(0, 4, TypeDictionary); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("MaxElements: %v", err)
+	}
+
+	obj := []byte{0x18, 0, 1, 0, 9, 0, 0, 0, 0, 0}
+	r = dmode(t, DecOptions{}).Reader(obj)
+	if _, _, asID, err := r.ObjectID(0, uint32(TypeObject)); asID || err != nil {
+		t.Errorf("a full Object read as an ID")
+	}
+	_, _, asID, err := r.ObjectID(0, wire.U32(obj))
+	var e *Error
+	if !asID || !errors.As(err, &e) || e.Offset != 0 || e.Type != TypeObject || e.Detail != "need 8 bytes, have 6" {
+		t.Errorf("short ID: %v, %v", asID, err)
+	}
+	if raw, next, err := r.Field(0, 4, TypeObject, 6); err != nil || next != 10 || len(raw) != 6 {
+		t.Errorf("Field: %v, %d, %v", raw, next, err)
+	}
+}
+
+// CheckScript's error names its place, .script, for any caller; outer
+// segments go in front of it.
+func TestCheckScriptPath(t *testing.T) {
+	r := dmode(t, DecOptions{AllowObjects: true}).Reader(nil)
+	err := r.CheckScript(40, TypeInt, nil, false)
+	var e *Error
+	if !errors.As(err, &e) || e.Path != ".script" || e.Offset != 40 || !errors.Is(err, ErrInvalidData) {
+		t.Fatalf("%v", err)
+	}
+	o := &Object{Class: "Node", Properties: []Property{{"script", Int(1)}}}
+	em, _ := EncOptions{FullObjects: true}.EncMode()
+	data, _ := em.Encode(&Array{Values: []Value{nil, o}})
+	if _, _, err := dmode(t, DecOptions{AllowObjects: true}).Decode(data); !errors.As(err, &e) || e.Path != "[1].script" {
+		t.Errorf("nested: %v", err)
+	}
+}
+
+// KeySegAt renders a large key without building it.
+func TestKeySegAtLargeKey(t *testing.T) {
+	big := make([]Value, 1<<14)
+	for i := range big {
+		big[i] = Int(i)
+	}
+	d := NewDictionary(1)
+	d.Set(&Array{Values: big}, Int(1))
+	d.Set(String("name"), Int(2))
+	data, _ := Encode(d)
+	r := dmode(t, DecOptions{}).Reader(data)
+	keyOff := 8
+	var seg string
+	allocs := testing.AllocsPerRun(10, func() { seg = r.KeySegAt(keyOff, 1) })
+	if seg != "[<Array>]" || allocs > 4 {
+		t.Errorf("%s, %v allocations", seg, allocs)
+	}
+	next, _, _, _ := r.Skip(keyOff, 1)
+	next, _, _, _ = r.Skip(next, 1)
+	if seg := r.KeySegAt(next, 1); seg != `["name"]` {
+		t.Errorf("string key: %s", seg)
+	}
+}
