@@ -44,6 +44,22 @@ func (c *memConn) SetWriteDeadline(t time.Time) error { return nil }
 // 16-bit period that the sent times the captures acknowledge are past.
 const replayClock = 0x7FF00
 
+// newReplayHost returns a host for replayed datagrams whose own clock,
+// which its service goroutine reads between them, agrees with
+// replayClock: a tick of that goroutine must not time the replayed peer
+// out.
+func newReplayHost(t testing.TB, cfg *Config) *Host {
+	h, err := NewHost(newMemConn(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.mu.Lock()
+	h.start = time.Now().Add(-replayClock * time.Millisecond)
+	h.serviceTime = h.now()
+	h.mu.Unlock()
+	return h
+}
+
 func splitConversation(b []byte) [][]byte {
 	var out [][]byte
 	for len(b) >= 2 {
@@ -80,11 +96,8 @@ func FuzzDatagrams(f *testing.F) {
 	loadSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, compression := range []Compression{CompressNone, CompressRangeCoder} {
-			h, err := NewHost(newMemConn(), &Config{Compression: compression, PeerLimit: 4, MaxWaitingData: 64 << 10,
+			h := newReplayHost(t, &Config{Compression: compression, PeerLimit: 4, MaxWaitingData: 64 << 10,
 				MaxPacketSize: 256 << 10, MaxHostWaitingData: 128 << 10})
-			if err != nil {
-				t.Fatal(err)
-			}
 			ap := netip.MustParseAddrPort("127.0.0.1:5000")
 			now := uint32(replayClock)
 			for _, d := range splitConversation(b) {
@@ -182,10 +195,7 @@ func TestReplayCaptures(t *testing.T) {
 		if filepath.Base(name) == "c-rangecoder.bin" || filepath.Base(name) == "godot3-rangecoder.bin" {
 			cfg.Compression = CompressRangeCoder
 		}
-		h, err := NewHost(newMemConn(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := newReplayHost(t, cfg)
 		ap := netip.MustParseAddrPort("127.0.0.1:5000")
 		for _, d := range splitConversation(b) {
 			h.mu.Lock()
