@@ -492,7 +492,7 @@ func (d *decodeState) fillElems(t reflect.Type, ec *codec, a *variant.Array, off
 		}
 		if err := ec.fill(d, e, off, ep); err != nil {
 			d.hops = s.hops
-			return prefix(err, variant.IndexSeg(i), variant.IndexSeg(i))
+			return elemErr(err, i, i)
 		}
 	}
 	return d.endElems(&s, off, p)
@@ -564,12 +564,18 @@ func copyPacked(v variant.Value, p unsafe.Pointer) {
 	}
 }
 
+// keyErr places an error in the i-th key of a Dictionary. (Out of line,
+// so that the frames of nested decoders stay small.)
+func keyErr(err error, i int) error {
+	return prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+}
+
 // nilKey refuses a Nil key (kwt) of the i-th entry of a Dictionary, at
 // off, going into a Go map of type t whose keys cannot be nil: the zero
 // value would be a key of its own.
 func (d *decodeState) nilKey(t reflect.Type, kwt variant.Type, off, i int) error {
 	if kwt == variant.TypeNil && !nilable(t.Key()) {
-		return prefix(d.mismatch(off, kwt, t.Key()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+		return keyErr(d.mismatch(off, kwt, t.Key()), i)
 	}
 	return nil
 }
@@ -613,7 +619,7 @@ func fillMap(c, kc, vc *codec) fillFunc {
 				return err
 			}
 			if err := kc.fill(d, k, off, kp); err != nil {
-				return prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+				return keyErr(err, i)
 			}
 			if err := d.hashableKey(t, kv, kwt, off, i); err != nil {
 				return err

@@ -516,51 +516,70 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 		}
 		s := d.startElems(t, ec, p, fixed, want)
 		for i := range n {
+			var next int
 			if typed {
-				_, wt, err := d.Head(q, depth+1)
-				if err != nil {
-					return 0, prefix(err, variant.IndexSeg(s.kept), variant.IndexSeg(i))
+				var done bool
+				if next, done, err = d.typedElem(ct, &s, q, i, depth); err != nil {
+					return 0, err
 				}
-				if !exact(wt, ct) {
-					next, _, _, err := d.Skip(q, depth+1)
-					if err != nil {
-						return 0, prefix(err, variant.IndexSeg(s.kept), variant.IndexSeg(i))
-					}
-					v, ok, err := d.conformed(ct, q, depth)
-					if err != nil {
-						return 0, prefix(err, variant.IndexSeg(s.kept), variant.IndexSeg(i))
-					}
-					if ok {
-						// What the engine converts; it drops what its
-						// typed Array refuses.
-						kept := s.kept
-						if ep := s.next(); ep != nil {
-							if err := ec.fill(d, v, q, ep); err != nil {
-								return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
-							}
-						}
-					}
+				if done {
 					q = next
 					continue
 				}
 			}
 			kept := s.kept
-			ep := s.next()
-			var next int
-			if ep == nil {
+			if ep := s.next(); ep != nil {
+				next, err = ec.dec(d, q, ep, depth+1)
+			} else {
 				// More elements than the Go array holds: check them,
 				// then fail.
 				next, _, _, err = d.Skip(q, depth+1)
-			} else {
-				next, err = ec.dec(d, q, ep, depth+1)
 			}
 			if err != nil {
-				return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
+				return 0, elemErr(err, kept, i)
 			}
 			q = next
 		}
 		return q, d.endElems(&s, off, p)
 	}
+}
+
+// elemErr places an error in the element of a Go slice or array at kept,
+// the i-th of the Array. (Out of line, so that the frames of nested
+// decoders stay small.)
+func elemErr(err error, kept, i int) error {
+	return prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
+}
+
+// typedElem handles the i-th element, at q, of a typed Array of element
+// type ct nested depth deep, going into s: when it is not of the Array's
+// type, it stores what the engine converts it to (or drops it, as the
+// engine does) and reports done, with the offset after it.
+func (d *decodeState) typedElem(ct variant.ContainerType, s *elemSlots, q, i, depth int) (int, bool, error) {
+	_, wt, err := d.Head(q, depth+1)
+	if err != nil {
+		return 0, false, elemErr(err, s.kept, i)
+	}
+	if exact(wt, ct) {
+		return 0, false, nil
+	}
+	next, _, _, err := d.Skip(q, depth+1)
+	if err != nil {
+		return 0, false, elemErr(err, s.kept, i)
+	}
+	v, ok, err := d.conformed(ct, q, depth)
+	if err != nil {
+		return 0, false, elemErr(err, s.kept, i)
+	}
+	if ok {
+		kept := s.kept
+		if ep := s.next(); ep != nil {
+			if err := s.ec.fill(d, v, q, ep); err != nil {
+				return 0, false, elemErr(err, kept, i)
+			}
+		}
+	}
+	return next, true, nil
 }
 
 // clearElems zeroes the first n elements of codec ec at base, in a slice
@@ -665,7 +684,7 @@ func decMap(c, kc, vc *codec) decFunc {
 			keyOff := q
 			_, kwt, err := d.Head(q, depth+1)
 			if err != nil {
-				return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+				return 0, keyErr(err, i)
 			}
 			kv.SetZero()
 			var next int
@@ -674,7 +693,7 @@ func decMap(c, kc, vc *codec) decFunc {
 					return 0, err
 				}
 				if next, err = kc.dec(d, q, kp, depth+1); err != nil {
-					return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+					return 0, keyErr(err, i)
 				}
 			} else {
 				key, ok, after, err := d.typedKey(kt, q, i, depth)
@@ -689,7 +708,7 @@ func decMap(c, kc, vc *codec) decFunc {
 					return 0, err
 				}
 				if err := kc.fill(d, key, q, kp); err != nil {
-					return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+					return 0, keyErr(err, i)
 				}
 				next = after
 			}
@@ -715,7 +734,7 @@ func decMap(c, kc, vc *codec) decFunc {
 func (d *decodeState) typedKey(kt variant.ContainerType, q, i, depth int) (variant.Value, bool, int, error) {
 	next, _, _, err := d.Skip(q, depth+1)
 	if err != nil {
-		return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+		return nil, false, 0, keyErr(err, i)
 	}
 	if next > len(d.b) {
 		// A key whose final padding is missing: no value can follow.
@@ -724,7 +743,7 @@ func (d *decodeState) typedKey(kt variant.ContainerType, q, i, depth int) (varia
 	}
 	key, ok, err := d.conformed(kt, q, depth)
 	if err != nil {
-		return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+		return nil, false, 0, keyErr(err, i)
 	}
 	if !ok {
 		after, _, _, err := d.Skip(next, depth+1)
