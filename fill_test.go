@@ -113,7 +113,7 @@ func TestFillAgreesWithDecode(t *testing.T) {
 					_ = m.Unmarshal(seed, fromValue.Interface())
 				}
 				berr := m.Unmarshal(encoded[i], fromBytes.Interface())
-				d := &decodeState{Reader: m.vmode.Reader(nil), m: m, fam: m.opts.Family, maxDepth: m.opts.MaxDepth}
+				d := &decodeState{Reader: m.vmode.Reader(nil), fam: m.opts.Family, maxDepth: m.opts.MaxDepth}
 				ferr := codecFor(typ).fill(d, v, 0, fromValue.UnsafePointer())
 				if ferr != nil {
 					ferr = finish(ferr)

@@ -21,11 +21,9 @@ type Unmarshaler interface {
 // input, and what only filling Go values needs.
 type decodeState struct {
 	variant.Reader
-	m             *DecMode
 	b             []byte // the input, as the Reader has it
 	fam           variant.Family
 	maxDepth      int
-	allowObjects  bool
 	rejectUnknown bool
 	hops          int
 	keys          map[string]string // Dictionary key strings, interned
@@ -88,8 +86,7 @@ func (m *DecMode) UnmarshalFirst(data []byte, v any) (int, error) {
 	*d = decodeState{
 		Reader: m.vmode.Reader(data),
 		keys:   keys,
-		m:      m, b: data, fam: o.Family, maxDepth: o.MaxDepth,
-		allowObjects: o.AllowObjects, rejectUnknown: o.RejectUnknownFields,
+		b:      data, fam: o.Family, maxDepth: o.MaxDepth, rejectUnknown: o.RejectUnknownFields,
 	}
 	next, err := c.dec(d, 0, rv.UnsafePointer(), 0)
 	*d = decodeState{keys: d.keys}
