@@ -159,7 +159,7 @@ func TestDeepNestingIsLinear(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s, %d levels: %v", op.name, shallow.levels, err)
 		}
-		db, dc, err := deepCost(op.run, deep, 5)
+		db, dc, err := deepCost(op.run, deep, 7)
 		if err != nil {
 			t.Fatalf("%s, %d levels: %v", op.name, deep.levels, err)
 		}
