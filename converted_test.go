@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/variant"
@@ -119,3 +120,24 @@ func TestUnmarshalConverted(t *testing.T) {
 }
 
 func reflectElem(p any) any { return reflect.ValueOf(p).Elem().Interface() }
+
+// TestUnmarshalScalarsAllocateNothing checks that numbers, bools and
+// times decoded into existing Go values allocate nothing.
+func TestUnmarshalScalarsAllocateNothing(t *testing.T) {
+	type scalars struct {
+		A int8      `gdvar:"a"`
+		B float32   `gdvar:"b"`
+		C bool      `gdvar:"c"`
+		D []uint16  `gdvar:"d"`
+		T time.Time `gdvar:"t"`
+	}
+	data := enc(t, dict(S("a"), variant.Int(-3), S("b"), variant.Float(0.5), S("c"), variant.Bool(true),
+		S("d"), arr(variant.Int(1), variant.Int(2), variant.Int(3)), S("t"), variant.Int(1700000000)))
+	var v scalars
+	if err := gdvar.Unmarshal(data, &v); err != nil || v.A != -3 || v.B != 0.5 || !v.C || len(v.D) != 3 || v.T.Unix() != 1700000000 {
+		t.Fatalf("%+v %v", v, err)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = gdvar.Unmarshal(data, &v) }); n != 0 {
+		t.Errorf("%v allocations per Unmarshal into a struct of scalars", n)
+	}
+}

@@ -35,7 +35,7 @@ type scalar struct {
 
 // putFunc stores a scalar into the Go value at p, or fails: a Nil leaves
 // the value alone, a type the Go kind does not take is a mismatch.
-type putFunc func(d *decodeState, off int, s *scalar, p unsafe.Pointer) error
+type putFunc func(d *decodeState, off int, s scalar, p unsafe.Pointer) error
 
 // readScalar reads the payload of the scalar s (its type set) with header
 // h at off, and returns the offset after it; for types that are no
@@ -100,17 +100,17 @@ func scalarCodec(put putFunc) (decFunc, fillFunc) {
 		if err != nil {
 			return 0, err
 		}
-		return next, put(d, off, &s, p)
+		return next, put(d, off, s, p)
 	}
 	fill := func(d *decodeState, v variant.Value, off int, p unsafe.Pointer) error {
 		s := scalarOf(v)
-		return put(d, off, &s, p)
+		return put(d, off, s, p)
 	}
 	return dec, fill
 }
 
 func putBool(t reflect.Type) putFunc {
-	return func(d *decodeState, off int, s *scalar, p unsafe.Pointer) error {
+	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		switch s.t {
 		case variant.TypeBool:
 			*(*bool)(p) = s.i != 0
@@ -135,7 +135,7 @@ func putInt(t reflect.Type) putFunc {
 			hi = 1<<bits - 1
 		}
 	}
-	return func(d *decodeState, off int, s *scalar, p unsafe.Pointer) error {
+	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		if s.t != variant.TypeInt {
 			if s.t == variant.TypeNil {
 				return nil
@@ -162,7 +162,7 @@ func putInt(t reflect.Type) putFunc {
 
 func putFloat(t reflect.Type) putFunc {
 	f32 := t.Kind() == reflect.Float32
-	return func(d *decodeState, off int, s *scalar, p unsafe.Pointer) error {
+	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		var f float64
 		switch s.t {
 		case variant.TypeFloat:
@@ -197,7 +197,7 @@ func (d *decodeState) stringOf(raw []byte) string {
 }
 
 func putString(t reflect.Type) putFunc {
-	return func(d *decodeState, off int, s *scalar, p unsafe.Pointer) error {
+	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		switch s.t {
 		case variant.TypeString, variant.TypeStringName:
 			*(*string)(p) = d.stringOf(s.s)
@@ -213,7 +213,7 @@ func putString(t reflect.Type) putFunc {
 // epoch, as Godot's Time singleton counts them) or from a String in RFC
 // 3339 or Godot's "YYYY-MM-DDTHH:MM:SS" form (UTC). The result is in UTC
 // unless the text names a zone.
-func putTime(d *decodeState, off int, s *scalar, p unsafe.Pointer) error {
+func putTime(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 	var tm time.Time
 	switch s.t {
 	case variant.TypeFloat:
@@ -257,7 +257,7 @@ func parseTime(s string) (time.Time, error) {
 }
 
 func putText(t reflect.Type) putFunc {
-	return func(d *decodeState, off int, s *scalar, p unsafe.Pointer) error {
+	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		switch s.t {
 		case variant.TypeString, variant.TypeStringName:
 			if err := reflect.NewAt(t, p).Interface().(encoding.TextUnmarshaler).UnmarshalText(s.s); err != nil {
