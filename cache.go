@@ -29,6 +29,8 @@ type codec struct {
 
 	enc encFunc
 	dec decFunc
+	// fill stores a Value not in the input, deciding as dec does.
+	fill fillFunc
 	// encTyped encodes a slice, array or map as a typed container; nil
 	// when the elements do not allow it.
 	encTyped encFunc
@@ -290,7 +292,7 @@ func (bd *builder) encoder(c *codec) {
 	}
 }
 
-// decoder picks the decoding function of c.
+// decoder picks the decoding and filling functions of c.
 func (bd *builder) decoder(c *codec) {
 	t := c.typ
 	if vt, ok := modelKinds[t]; ok {
@@ -299,39 +301,42 @@ func (bd *builder) decoder(c *codec) {
 	}
 	switch {
 	case t == timeType:
-		c.dec = decTime
+		c.dec, c.fill = scalarCodec(putTime)
 		return
 	case implements(t, unmarshalerType):
-		c.dec = decUnmarshaler(t)
+		c.dec, c.fill = decUnmarshaler(t), fillUnmarshaler(t)
 		return
 	case implements(t, textUnmarshalerType):
-		c.dec = decTextUnmarshaler(t)
+		c.dec, c.fill = scalarCodec(putText(t))
 		return
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		c.dec = decBool(t)
+		c.dec, c.fill = scalarCodec(putBool(t))
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		c.dec = decInt(t)
+		c.dec, c.fill = scalarCodec(putInt(t))
 	case reflect.Float32, reflect.Float64:
-		c.dec = decFloat(t)
+		c.dec, c.fill = scalarCodec(putFloat(t))
 	case reflect.String:
-		c.dec = decString(t)
+		c.dec, c.fill = scalarCodec(putString(t))
 	case reflect.Slice:
 		bd.sliceDecoder(c)
 	case reflect.Array:
-		c.dec = decArray(c, bd.get(t.Elem()))
+		bd.arrayDecoder(c)
 	case reflect.Map:
-		c.dec = decMap(c, bd.get(t.Key()), bd.get(t.Elem()))
+		kc, vc := bd.get(t.Key()), bd.get(t.Elem())
+		c.dec, c.fill = decMap(c, kc, vc), fillMap(c, kc, vc)
 	case reflect.Struct:
-		c.dec = decStruct(c, bd.structFields(t))
+		info := bd.structFields(t)
+		c.dec, c.fill = decStruct(c, info), fillStruct(c, info)
 	case reflect.Pointer:
-		c.dec = decPointer(t, bd.get(t.Elem()))
+		ec := bd.get(t.Elem())
+		c.dec, c.fill = decPointer(t, ec), fillPointer(t, ec)
 	case reflect.Interface:
-		c.dec = decInterface(t)
+		c.dec, c.fill = decInterface(t), fillInterface(t)
 	default:
-		c.dec = decUnsupported(t)
+		c.dec, c.fill = decUnsupported(t), fillUnsupported(t)
 	}
 }
 

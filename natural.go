@@ -175,7 +175,7 @@ func (d *decodeState) naturalArray(off, depth int) (any, int, error) {
 	for i := range n {
 		v, next, err := d.natural(q, depth+1)
 		if err != nil {
-			return nil, 0, prefix(err, variant.IndexSeg(i), variant.IndexSeg(i))
+			return nil, 0, elemErr(err, i, i)
 		}
 		out = append(out, v)
 		q = next
@@ -214,17 +214,17 @@ func (d *decodeState) naturalEntries(q, n, depth int, m map[string]any, target r
 		keyOff := q
 		_, kwt, err := d.Head(q, depth+1)
 		if err != nil {
-			return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+			return 0, keyErr(err, i)
 		}
 		if kwt != variant.TypeString && kwt != variant.TypeStringName {
 			if target == nil {
 				return 0, errOtherKeys
 			}
-			return 0, prefix(d.mismatch(keyOff, kwt, target.Key()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+			return 0, keyErr(d.mismatch(keyOff, kwt, target.Key()), i)
 		}
 		s, next, err := d.Str(q+4, kwt)
 		if err != nil {
-			return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+			return 0, keyErr(err, i)
 		}
 		key := d.intern(s)
 		var v any
@@ -234,16 +234,23 @@ func (d *decodeState) naturalEntries(q, n, depth int, m map[string]any, target r
 			v, next, err = d.naturalValue(next, depth+1)
 		}
 		if err != nil {
-			k := variant.Value(variant.String(key))
-			if kwt == variant.TypeStringName {
-				k = variant.StringName(key)
-			}
-			return 0, prefix(err, variant.KeySeg(variant.String(key)), variant.KeySeg(k))
+			return 0, entryErr(err, key, kwt)
 		}
 		m[key] = v
 		q = next
 	}
 	return q, nil
+}
+
+// entryErr places an error in the value of the entry with the String or
+// StringName (kwt) key. (Out of line, so that the frames of nested
+// decoders stay small.)
+func entryErr(err error, key string, kwt variant.Type) error {
+	k := variant.Value(variant.String(key))
+	if kwt == variant.TypeStringName {
+		k = variant.StringName(key)
+	}
+	return prefix(err, variant.KeySeg(variant.String(key)), variant.KeySeg(k))
 }
 
 // maxInternLen and maxInterned bound the cache of Dictionary key strings.

@@ -110,7 +110,6 @@ type DecOptions struct {
 type DecMode struct {
 	opts  DecOptions
 	vmode *variant.DecMode // all the options
-	synth *variant.DecMode // without limits, for values converted by typed containers
 }
 
 // DecMode validates the options and returns a mode built from them.
@@ -125,12 +124,7 @@ func (o DecOptions) DecMode() (*DecMode, error) {
 	}
 	vo := vm.Options()
 	o.Family, o.MaxDepth = vo.Family, vo.MaxDepth
-	synth, err := variant.DecOptions{Family: o.Family, AllowObjects: o.AllowObjects, MaxDepth: 1 << 16, Strict: o.Strict,
-		Classes: o.Classes, Scripts: o.Scripts}.DecMode()
-	if err != nil {
-		return nil, renameErr(err)
-	}
-	return &DecMode{opts: o, vmode: vm, synth: synth}, nil
+	return &DecMode{opts: o, vmode: vm}, nil
 }
 
 // Options returns the mode's options, with defaults filled in.

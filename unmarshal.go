@@ -1,12 +1,8 @@
 package gdvar
 
 import (
-	"encoding"
-	"math"
 	"reflect"
-	"strconv"
 	"sync"
-	"time"
 	"unsafe"
 
 	"github.com/gdvar/gdvar/internal/textchunk"
@@ -25,11 +21,9 @@ type Unmarshaler interface {
 // input, and what only filling Go values needs.
 type decodeState struct {
 	variant.Reader
-	m             *DecMode
 	b             []byte // the input, as the Reader has it
 	fam           variant.Family
 	maxDepth      int
-	allowObjects  bool
 	rejectUnknown bool
 	hops          int
 	keys          map[string]string // Dictionary key strings, interned
@@ -92,8 +86,7 @@ func (m *DecMode) UnmarshalFirst(data []byte, v any) (int, error) {
 	*d = decodeState{
 		Reader: m.vmode.Reader(data),
 		keys:   keys,
-		m:      m, b: data, fam: o.Family, maxDepth: o.MaxDepth,
-		allowObjects: o.AllowObjects, rejectUnknown: o.RejectUnknownFields,
+		b:      data, fam: o.Family, maxDepth: o.MaxDepth, rejectUnknown: o.RejectUnknownFields,
 	}
 	next, err := c.dec(d, 0, rv.UnsafePointer(), 0)
 	*d = decodeState{keys: d.keys}
@@ -124,227 +117,19 @@ func (d *decodeState) semErr(off int, t variant.Type, gt reflect.Type, err error
 	return &Error{Op: "unmarshal", Offset: off, Type: t, GoType: gt, Err: err, Detail: detail, fam: d.fam}
 }
 
+// unsupported reports a Go type with no Variant form.
+func (d *decodeState) unsupported(off int, wt variant.Type, t reflect.Type) error {
+	return d.semErr(off, wt, t, ErrUnsupportedType, "cannot unmarshal into "+t.String())
+}
+
 func decUnsupported(t reflect.Type) decFunc {
 	return func(d *decodeState, off int, _ unsafe.Pointer, depth int) (int, error) {
 		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
-		return 0, d.semErr(off, wt, t, ErrUnsupportedType, "cannot unmarshal into "+t.String())
+		return 0, d.unsupported(off, wt, t)
 	}
-}
-
-func decBool(t reflect.Type) decFunc {
-	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		_, wt, err := d.Head(off, depth)
-		if err != nil {
-			return 0, err
-		}
-		switch wt {
-		case variant.TypeBool:
-			v, next, err := d.Bool(off)
-			if err != nil {
-				return 0, err
-			}
-			*(*bool)(p) = v
-			return next, nil
-		case variant.TypeNil:
-			return off + 4, nil
-		}
-		return 0, d.mismatch(off, wt, t)
-	}
-}
-
-func decInt(t reflect.Type) decFunc {
-	size := t.Size()
-	bits := 8 * size
-	var lo, hi int64
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		lo, hi = -1<<(bits-1), 1<<(bits-1)-1
-	default:
-		lo, hi = 0, math.MaxInt64
-		if bits < 64 {
-			hi = 1<<bits - 1
-		}
-	}
-	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.QuickHead(off, depth)
-		wt := variant.Type(uint8(h))
-		if !ok {
-			var err error
-			if h, wt, err = d.Head(off, depth); err != nil {
-				return 0, err
-			}
-		}
-		if wt != variant.TypeInt {
-			if wt == variant.TypeNil {
-				return off + 4, nil
-			}
-			return 0, d.mismatch(off, wt, t)
-		}
-		v, next, err := d.Int(off, h)
-		if err != nil {
-			return 0, err
-		}
-		if v < lo || v > hi {
-			return 0, d.semErr(off, wt, t, ErrOverflow, "int "+strconv.FormatInt(v, 10)+" does not fit "+t.String())
-		}
-		switch size {
-		case 1:
-			*(*int8)(p) = int8(v)
-		case 2:
-			*(*int16)(p) = int16(v)
-		case 4:
-			*(*int32)(p) = int32(v)
-		default:
-			*(*int64)(p) = v
-		}
-		return next, nil
-	}
-}
-
-func decFloat(t reflect.Type) decFunc {
-	f32 := t.Kind() == reflect.Float32
-	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.QuickHead(off, depth)
-		wt := variant.Type(uint8(h))
-		if !ok {
-			var err error
-			if h, wt, err = d.Head(off, depth); err != nil {
-				return 0, err
-			}
-		}
-		var f float64
-		var next int
-		var err error
-		switch wt {
-		case variant.TypeFloat:
-			f, next, err = d.Float(off, h)
-		case variant.TypeInt:
-			var i int64
-			i, next, err = d.Int(off, h)
-			f = float64(i)
-		case variant.TypeNil:
-			return off + 4, nil
-		default:
-			return 0, d.mismatch(off, wt, t)
-		}
-		if err != nil {
-			return 0, err
-		}
-		if !f32 {
-			*(*float64)(p) = f
-			return next, nil
-		}
-		if math.Abs(f) > math.MaxFloat32 && !math.IsInf(f, 0) {
-			return 0, d.semErr(off, wt, t, ErrOverflow, typeName(d.fam, wt)+" "+strconv.FormatFloat(f, 'g', -1, 64)+" does not fit "+t.String())
-		}
-		*(*float32)(p) = float32(f)
-		return next, nil
-	}
-}
-
-// stringOf returns raw as a Go string. Once a call has counted a few
-// dozen elements (an Array of records), short strings share blocks of
-// memory instead of one allocation each.
-func (d *decodeState) stringOf(raw []byte) string {
-	if d.Elements() < 32 {
-		return string(raw)
-	}
-	return d.chunks.String(raw)
-}
-
-func decString(t reflect.Type) decFunc {
-	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.QuickHead(off, depth)
-		wt := variant.Type(uint8(h))
-		if !ok {
-			var err error
-			if _, wt, err = d.Head(off, depth); err != nil {
-				return 0, err
-			}
-		}
-		switch wt {
-		case variant.TypeString, variant.TypeStringName:
-			if raw, next, ok := d.QuickStr(off + 4); ok && variant.PlainText(raw) {
-				*(*string)(p) = d.stringOf(raw)
-				return next, nil
-			}
-			s, next, err := d.Str(off+4, wt)
-			if err != nil {
-				return 0, err
-			}
-			*(*string)(p) = d.stringOf(s)
-			return next, nil
-		case variant.TypeNil:
-			return off + 4, nil
-		}
-		return 0, d.mismatch(off, wt, t)
-	}
-}
-
-// decTime reads a time.Time from a float or int (seconds since the Unix
-// epoch, as Godot's Time singleton counts them) or from a String in RFC
-// 3339 or Godot's "YYYY-MM-DDTHH:MM:SS" form (UTC). The result is in UTC
-// unless the text names a zone.
-func decTime(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-	h, wt, err := d.Head(off, depth)
-	if err != nil {
-		return 0, err
-	}
-	var tm time.Time
-	var next int
-	switch wt {
-	case variant.TypeFloat:
-		var f float64
-		if f, next, err = d.Float(off, h); err != nil {
-			return 0, err
-		}
-		if f != f || math.Abs(f) > 1<<62 {
-			return 0, d.semErr(off, wt, timeType, ErrOverflow, "float "+strconv.FormatFloat(f, 'g', -1, 64)+" is no time")
-		}
-		sec := math.Floor(f)
-		ns := math.Round((f - sec) * 1e9)
-		if ns >= 1e9 {
-			sec, ns = sec+1, ns-1e9
-		}
-		tm = time.Unix(int64(sec), int64(ns)).UTC()
-	case variant.TypeInt:
-		var i int64
-		if i, next, err = d.Int(off, h); err != nil {
-			return 0, err
-		}
-		tm = time.Unix(i, 0).UTC()
-	case variant.TypeString, variant.TypeStringName:
-		var s []byte
-		if s, next, err = d.Str(off+4, wt); err != nil {
-			return 0, err
-		}
-		var perr error
-		if tm, perr = parseTime(string(s)); perr != nil {
-			return 0, d.semErr(off, wt, timeType, perr, "cannot unmarshal "+typeName(d.fam, wt)+" into time.Time")
-		}
-	case variant.TypeNil:
-		return off + 4, nil
-	default:
-		return 0, d.mismatch(off, wt, timeType)
-	}
-	*(*time.Time)(p) = tm
-	return next, nil
-}
-
-// timeLayouts are the text forms a time is read from: RFC 3339 and the
-// forms of Godot's Time.get_datetime_string_from_*().
-var timeLayouts = []string{time.RFC3339Nano, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"}
-
-func parseTime(s string) (time.Time, error) {
-	for _, layout := range timeLayouts[1:] {
-		if t, err := time.Parse(layout, s); err == nil {
-			return t, nil
-		}
-	}
-	return time.Parse(timeLayouts[0], s)
 }
 
 func decUnmarshaler(t reflect.Type) decFunc {
@@ -353,33 +138,7 @@ func decUnmarshaler(t reflect.Type) decFunc {
 		if err != nil {
 			return 0, err
 		}
-		if err := reflect.NewAt(t, p).Interface().(Unmarshaler).UnmarshalVariant(v); err != nil {
-			return 0, d.semErr(off, variant.TypeOf(v), t, err, "UnmarshalVariant of "+t.String())
-		}
-		return next, nil
-	}
-}
-
-func decTextUnmarshaler(t reflect.Type) decFunc {
-	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		_, wt, err := d.Head(off, depth)
-		if err != nil {
-			return 0, err
-		}
-		switch wt {
-		case variant.TypeString, variant.TypeStringName:
-			s, next, err := d.Str(off+4, wt)
-			if err != nil {
-				return 0, err
-			}
-			if err := reflect.NewAt(t, p).Interface().(encoding.TextUnmarshaler).UnmarshalText(s); err != nil {
-				return 0, d.semErr(off, wt, t, err, "UnmarshalText of "+t.String())
-			}
-			return next, nil
-		case variant.TypeNil:
-			return off + 4, nil
-		}
-		return 0, d.mismatch(off, wt, t)
+		return next, d.unmarshalVariant(t, v, off, p)
 	}
 }
 
@@ -392,11 +151,12 @@ func (bd *builder) modelDecoder(c *codec, vt variant.Type) {
 		default:
 			c.dec = decReals(t, l)
 		}
+		c.fill = fillModel(t)
 		return
 	}
 	switch vt {
 	case variant.TypeStringName:
-		c.dec = decString(t)
+		c.dec, c.fill = scalarCodec(putString(t))
 		return
 	case variant.TypePackedByteArray, variant.TypePackedInt32Array, variant.TypePackedInt64Array,
 		variant.TypePackedFloat32Array, variant.TypePackedFloat64Array, variant.TypePackedStringArray,
@@ -412,6 +172,7 @@ func (bd *builder) modelDecoder(c *codec, vt variant.Type) {
 		}
 		return next, d.assign(off, t, p, v)
 	}
+	c.fill = fillModel(t)
 }
 
 // assign stores a decoded model Value into a Go value of model type t.
@@ -492,25 +253,19 @@ func decInt32s(t reflect.Type, l *mathLayout) decFunc {
 }
 
 func decPointer(t reflect.Type, ec *codec) decFunc {
-	et := t.Elem()
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
 		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
-		slot := (*unsafe.Pointer)(p)
-		if wt == variant.TypeNil {
-			*slot = nil
+		elem, err := d.pointerSlot(t, p, off, wt)
+		if err != nil {
+			return 0, err
+		}
+		if elem == nil {
 			return off + 4, nil
 		}
-		d.hops++
-		if d.hops > maxHops {
-			return 0, d.semErr(off, wt, t, ErrUnsupportedType, "a cycle of pointers or interfaces")
-		}
-		if *slot == nil {
-			*slot = reflect.New(et).UnsafePointer()
-		}
-		next, err := ec.dec(d, off, *slot, depth)
+		next, err := ec.dec(d, off, elem, depth)
 		d.hops--
 		return next, err
 	}
@@ -529,15 +284,14 @@ func decInterface(t reflect.Type) decFunc {
 	}
 	if t.NumMethod() == 0 {
 		return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-			cur := (*any)(p)
-			if *cur != nil {
-				if rv := reflect.ValueOf(*cur); rv.Kind() == reflect.Pointer && !rv.IsNil() {
+			if *(*any)(p) != nil {
+				if ptr, ok := ifaceTarget(t, p); ok {
 					_, wt, err := d.Head(off, depth)
 					if err != nil {
 						return 0, err
 					}
 					if wt != variant.TypeNil {
-						return d.into(rv, off, depth)
+						return d.into(ptr, off, depth)
 					}
 				}
 			}
@@ -545,24 +299,21 @@ func decInterface(t reflect.Type) decFunc {
 			if err != nil {
 				return 0, err
 			}
-			*cur = v
+			*(*any)(p) = v
 			return next, nil
 		}
 	}
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		iv := reflect.NewAt(t, p).Elem()
 		_, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
 		if wt == variant.TypeNil {
-			iv.SetZero()
+			reflect.NewAt(t, p).Elem().SetZero()
 			return off + 4, nil
 		}
-		if !iv.IsNil() {
-			if e := iv.Elem(); e.Kind() == reflect.Pointer && !e.IsNil() {
-				return d.into(e, off, depth)
-			}
+		if ptr, ok := ifaceTarget(t, p); ok {
+			return d.into(ptr, off, depth)
 		}
 		return 0, d.mismatch(off, wt, t)
 	}
@@ -577,41 +328,6 @@ func (d *decodeState) into(ptr reflect.Value, off, depth int) (int, error) {
 	next, err := codecFor(ptr.Type().Elem()).dec(d, off, ptr.UnsafePointer(), depth)
 	d.hops--
 	return next, err
-}
-
-func isPacked(t variant.Type) bool {
-	return t >= variant.TypePackedByteArray && t <= variant.TypePackedVector4Array
-}
-
-// synthModes encode Values that a typed container converted, to be decoded
-// again into Go values: full precision, objects allowed.
-var synthModes = func() map[variant.Family]*variant.EncMode {
-	m4, _ := variant.EncOptions{Family: variant.Godot4, Precision: variant.Double, FullObjects: true, MaxDepth: 1 << 16}.EncMode()
-	m3, _ := variant.EncOptions{Family: variant.Godot3, FullObjects: true, MaxDepth: 1 << 16}.EncMode()
-	return map[variant.Family]*variant.EncMode{variant.Godot4: m4, variant.Godot3: m3}
-}()
-
-// fromValue decodes a Value that is not in the input (an element a typed
-// container converted, a packed array read as an Array) into the Go value
-// at p of codec c; errors are placed at off.
-func (d *decodeState) fromValue(c *codec, v variant.Value, off int, p unsafe.Pointer) error {
-	buf, err := synthModes[d.fam].Encode(v)
-	if err != nil {
-		return d.mismatch(off, variant.TypeOf(v), c.typ)
-	}
-	sub := &decodeState{Reader: d.m.synth.Reader(buf), m: d.m, b: buf, fam: d.fam, maxDepth: d.m.synth.Options().MaxDepth,
-		allowObjects: d.allowObjects, rejectUnknown: d.rejectUnknown}
-	if _, err := c.dec(sub, 0, p, 0); err != nil {
-		err = asError(err)
-		if e, ok := err.(*Error); ok {
-			e.Offset = off
-			if ve, ok := e.Err.(*variant.Error); ok && e.wire {
-				ve.Offset = off
-			}
-		}
-		return err
-	}
-	return nil
 }
 
 // conformed applies a typed container's rule (of type ct) to one of its
@@ -629,10 +345,11 @@ func (d *decodeState) conformed(ct variant.ContainerType, q, depth int) (variant
 
 func (bd *builder) sliceDecoder(c *codec) {
 	t := c.typ
-	elems := decElems(c, bd.get(t.Elem()))
-	pt, packed := packedOf(t.Elem())
+	ec := bd.get(t.Elem())
+	elems := decElems(c, ec)
+	pt, _ := packedOf(t.Elem())
 	var exact func(d *decodeState, off int, h uint32, p unsafe.Pointer) (int, error)
-	if packed {
+	if pt != variant.TypeNil {
 		exact = packedDecoder(pt)
 	}
 	c.dec = func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
@@ -640,32 +357,22 @@ func (bd *builder) sliceDecoder(c *codec) {
 		if err != nil {
 			return 0, err
 		}
-		switch {
-		case wt == variant.TypeArray:
+		switch listCaseOf(wt, pt) {
+		case listArray:
 			return elems(d, off, h, p, -1, depth)
-		case packed && wt == pt:
+		case listPacked:
 			return exact(d, off, h, p)
-		case wt == variant.TypeNil:
+		case listNil:
 			*(*sliceHeader)(p) = sliceHeader{}
 			return off + 4, nil
-		case isPacked(wt):
+		case listOther:
 			return d.fromPacked(c, off, p, depth)
 		}
 		return 0, d.mismatch(off, wt, t)
 	}
-}
-
-// fromPacked decodes a packed array into a Go slice or array of elements
-// of another type, element by element.
-func (d *decodeState) fromPacked(c *codec, off int, p unsafe.Pointer, depth int) (int, error) {
-	v, next, err := d.Value(off, depth)
-	if err != nil {
-		return 0, err
+	c.fill = func(d *decodeState, v variant.Value, off int, p unsafe.Pointer) error {
+		return d.fillList(t, ec, pt, v, off, p, -1)
 	}
-	if err := d.fromValue(c, packedToArray(v), off, p); err != nil {
-		return 0, err
-	}
-	return next, nil
 }
 
 // resize returns the slice at p with length n, reusing its array when it
@@ -791,7 +498,6 @@ func packedReals[V variant.Vector2 | variant.Vector3 | variant.Vector4](pt varia
 // (fixed < 0) or into a Go array of fixed elements, at p.
 func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Pointer, fixed, depth int) (int, error) {
 	t := c.typ
-	esize := ec.size
 	return func(d *decodeState, off int, h uint32, p unsafe.Pointer, fixed, depth int) (int, error) {
 		ct, n, q, err := d.ArrayHead(off, h)
 		if err != nil {
@@ -799,91 +505,78 @@ func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Poi
 		}
 		q += 4
 		typed := ct.IsTyped()
-
-		var base unsafe.Pointer // the elements being filled
-		capN := fixed
-		if fixed >= 0 {
-			reflect.NewAt(t, p).Elem().SetZero()
-			base = p
-		} else {
+		want := 0
+		if fixed < 0 {
 			// No count reserves more than the bytes left could hold (4
 			// bytes an element at least).
-			want := d.Reserve(int64(min(n, max(len(d.b)-q, 0)/4)))
-			if cur := (*sliceHeader)(p); cur.Data != nil && cur.Cap >= want {
-				base, capN = cur.Data, cur.Cap
-				d.clearElems(t, ec, base, want)
-			} else {
-				base, capN = reflect.MakeSlice(t, want, want).UnsafePointer(), want
-			}
+			want = d.Reserve(int64(min(n, max(len(d.b)-q, 0)/4)))
 		}
-		kept := 0 // elements the Go value receives
-		saved := d.hops
-		d.hops = 0
+		s := d.startElems(t, ec, p, fixed, want)
 		for i := range n {
-			var conv variant.Value
-			converted, next := false, 0
+			var next int
 			if typed {
-				_, wt, err := d.Head(q, depth+1)
-				if err != nil {
-					return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
+				var done bool
+				if next, done, err = d.typedElem(ct, &s, q, i, depth); err != nil {
+					return 0, err
 				}
-				if !exact(wt, ct) {
-					if next, _, _, err = d.Skip(q, depth+1); err != nil {
-						return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
-					}
-					v, ok, err := d.conformed(ct, q, depth)
-					if err != nil {
-						return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
-					}
-					if !ok {
-						q = next // the engine drops what its typed Array refuses
-						continue
-					}
-					conv, converted = v, true
-				}
-			}
-			if kept >= capN {
-				if fixed >= 0 {
-					// More elements than the Go array holds: check
-					// them, then fail.
-					if !converted {
-						var err error
-						if next, _, _, err = d.Skip(q, depth+1); err != nil {
-							return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
-						}
-					}
+				if done {
 					q = next
-					kept++
 					continue
 				}
-				grown := reflect.MakeSlice(t, max(2*capN, 4), max(2*capN, 4))
-				reflect.Copy(grown, reflect.NewAt(t, unsafe.Pointer(&sliceHeader{base, capN, capN})).Elem())
-				base, capN = grown.UnsafePointer(), grown.Len()
 			}
-			ep := unsafe.Add(base, uintptr(kept)*esize)
-			var err error
-			if converted {
-				err = d.fromValue(ec, conv, q, ep)
-			} else {
+			kept := s.kept
+			if ep := s.next(); ep != nil {
 				next, err = ec.dec(d, q, ep, depth+1)
+			} else {
+				// More elements than the Go array holds: check them,
+				// then fail.
+				next, _, _, err = d.Skip(q, depth+1)
 			}
 			if err != nil {
-				return 0, prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
+				return 0, elemErr(err, kept, i)
 			}
 			q = next
-			kept++
 		}
-		d.hops = saved
-		if fixed >= 0 {
-			if kept != fixed {
-				return 0, d.semErr(off, variant.TypeArray, t, ErrTypeMismatch,
-					"cannot unmarshal an Array of "+strconv.Itoa(kept)+" elements into "+t.String())
-			}
-			return q, nil
-		}
-		*(*sliceHeader)(p) = sliceHeader{Data: base, Len: kept, Cap: capN}
-		return q, nil
+		return q, d.endElems(&s, off, p)
 	}
+}
+
+// elemErr places an error in the element of a Go slice or array at kept,
+// the i-th of the Array. (Out of line, so that the frames of nested
+// decoders stay small.)
+func elemErr(err error, kept, i int) error {
+	return prefix(err, variant.IndexSeg(kept), variant.IndexSeg(i))
+}
+
+// typedElem handles the i-th element, at q, of a typed Array of element
+// type ct nested depth deep, going into s: when it is not of the Array's
+// type, it stores what the engine converts it to (or drops it, as the
+// engine does) and reports done, with the offset after it.
+func (d *decodeState) typedElem(ct variant.ContainerType, s *elemSlots, q, i, depth int) (int, bool, error) {
+	_, wt, err := d.Head(q, depth+1)
+	if err != nil {
+		return 0, false, elemErr(err, s.kept, i)
+	}
+	if exact(wt, ct) {
+		return 0, false, nil
+	}
+	next, _, _, err := d.Skip(q, depth+1)
+	if err != nil {
+		return 0, false, elemErr(err, s.kept, i)
+	}
+	v, ok, err := d.conformed(ct, q, depth)
+	if err != nil {
+		return 0, false, elemErr(err, s.kept, i)
+	}
+	if ok {
+		kept := s.kept
+		if ep := s.next(); ep != nil {
+			if err := s.ec.fill(d, v, q, ep); err != nil {
+				return 0, false, elemErr(err, kept, i)
+			}
+		}
+	}
+	return next, true, nil
 }
 
 // clearElems zeroes the first n elements of codec ec at base, in a slice
@@ -899,33 +592,39 @@ func (d *decodeState) clearElems(t reflect.Type, ec *codec, base unsafe.Pointer,
 	d.scratch = sliceHeader{}
 }
 
-func decArray(c, ec *codec) decFunc {
+func (bd *builder) arrayDecoder(c *codec) {
 	t := c.typ
 	n := t.Len()
+	ec := bd.get(t.Elem())
 	elems := decElems(c, ec)
-	bytesArray := t.Elem().Kind() == reflect.Uint8 && plainKind(t.Elem())
-	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
+	pt := variant.TypeNil // a Go array of bytes takes a PackedByteArray of its length
+	if t.Elem().Kind() == reflect.Uint8 && plainKind(t.Elem()) {
+		pt = variant.TypePackedByteArray
+	}
+	c.fill = func(d *decodeState, v variant.Value, off int, p unsafe.Pointer) error {
+		return d.fillList(t, ec, pt, v, off, p, n)
+	}
+	c.dec = func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
 		h, wt, err := d.Head(off, depth)
 		if err != nil {
 			return 0, err
 		}
-		switch {
-		case wt == variant.TypeArray:
+		switch listCaseOf(wt, pt) {
+		case listArray:
 			return elems(d, off, h, p, n, depth)
-		case bytesArray && wt == variant.TypePackedByteArray:
+		case listPacked:
 			m, err := d.Count(off, off+4, wt, 1)
 			if err != nil {
 				return 0, err
 			}
-			if m != n {
-				return 0, d.semErr(off, wt, t, ErrTypeMismatch,
-					"cannot unmarshal a PackedByteArray of "+strconv.Itoa(m)+" bytes into "+t.String())
+			if err := d.byteArrayLen(off, m, t); err != nil {
+				return 0, err
 			}
 			copy(unsafe.Slice((*byte)(p), n), d.b[off+8:])
-			return off + 8 + m + wire.Pad4(m), nil
-		case wt == variant.TypeNil:
+			return packedNext(off, m), nil
+		case listNil:
 			return off + 4, nil
-		case isPacked(wt):
+		case listOther:
 			return d.fromPacked(c, off, p, depth)
 		}
 		return 0, d.mismatch(off, wt, t)
@@ -978,23 +677,20 @@ func decMap(c, kc, vc *codec) decFunc {
 		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
 		saved := d.hops
 		d.hops = 0
-		nilKeys := nilable(t.Key())
-		ifaceKeys := t.Key().Kind() == reflect.Interface
 		for i := range n {
 			keyOff := q
 			_, kwt, err := d.Head(q, depth+1)
 			if err != nil {
-				return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+				return 0, keyErr(err, i)
 			}
 			kv.SetZero()
 			var next int
 			if exact(kwt, kt) {
-				if kwt == variant.TypeNil && !nilKeys {
-					// Not the zero value, which would be a key of its own.
-					return 0, prefix(d.mismatch(q, kwt, t.Key()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+				if err := d.nilKey(t, kwt, q, i); err != nil {
+					return 0, err
 				}
 				if next, err = kc.dec(d, q, kp, depth+1); err != nil {
-					return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+					return 0, keyErr(err, i)
 				}
 			} else {
 				key, ok, after, err := d.typedKey(kt, q, i, depth)
@@ -1005,18 +701,16 @@ func decMap(c, kc, vc *codec) decFunc {
 					q = after // dropped: the engine drops entries whose key it refuses
 					continue
 				}
-				if key == nil && !nilKeys {
-					return 0, prefix(d.mismatch(q, variant.TypeNil, t.Key()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+				if err := d.nilKey(t, variant.TypeOf(key), q, i); err != nil {
+					return 0, err
 				}
-				if err := d.fromValue(kc, key, q, kp); err != nil {
-					return 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+				if err := kc.fill(d, key, q, kp); err != nil {
+					return 0, keyErr(err, i)
 				}
 				next = after
 			}
-			if ifaceKeys && !kv.Comparable() {
-				// A Go map cannot hold a slice or map as a key.
-				return 0, prefix(d.semErr(keyOff, kwt, t, ErrTypeMismatch,
-					"cannot use a "+kv.Elem().Type().String()+" as a key of "+t.String()), variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+			if err := d.hashableKey(t, kv, kwt, keyOff, i); err != nil {
+				return 0, err
 			}
 			vv.SetZero()
 			if q, err = vc.dec(d, next, vp, depth+1); err != nil {
@@ -1037,7 +731,7 @@ func decMap(c, kc, vc *codec) decFunc {
 func (d *decodeState) typedKey(kt variant.ContainerType, q, i, depth int) (variant.Value, bool, int, error) {
 	next, _, _, err := d.Skip(q, depth+1)
 	if err != nil {
-		return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+		return nil, false, 0, keyErr(err, i)
 	}
 	if next > len(d.b) {
 		// A key whose final padding is missing: no value can follow.
@@ -1046,7 +740,7 @@ func (d *decodeState) typedKey(kt variant.ContainerType, q, i, depth int) (varia
 	}
 	key, ok, err := d.conformed(kt, q, depth)
 	if err != nil {
-		return nil, false, 0, prefix(err, variant.KeyIndexSeg(i), variant.KeyIndexSeg(i))
+		return nil, false, 0, keyErr(err, i)
 	}
 	if !ok {
 		after, _, _, err := d.Skip(next, depth+1)
@@ -1147,18 +841,13 @@ func decStruct(c *codec, info *structInfo) decFunc {
 					continue
 				}
 			}
-			fp, ok := f.fieldPtrAlloc(p)
-			if !ok {
-				return 0, d.semErr(q, variant.TypeUnknown, t, ErrUnsupportedType,
-					"cannot set the field "+f.name+" through a nil pointer to an unexported embedded struct")
+			fp, err := d.fieldSlot(f, t, p, q)
+			if err != nil {
+				return 0, err
 			}
 			next, err := f.codec.dec(d, q, fp, depth+1)
 			if err != nil {
-				seg := f.varSeg
-				if key.stringName || key.value != nil {
-					seg = key.seg()
-				}
-				return 0, prefix(err, "."+f.name, seg)
+				return 0, fieldErr(err, f, key)
 			}
 			q = next
 		}
@@ -1208,24 +897,6 @@ func (d *decodeState) fastField(f *field, fp unsafe.Pointer, q int) (int, bool) 
 	return 0, false
 }
 
-// structKey is a Dictionary key read for a struct field, as the Variant
-// path needs it.
-type structKey struct {
-	name       []byte
-	stringName bool
-	value      variant.Value // the key as stored, when the engine converted it
-}
-
-func (k structKey) seg() string {
-	switch {
-	case k.value != nil:
-		return variant.KeySeg(k.value)
-	case k.stringName:
-		return variant.KeySeg(variant.StringName(k.name))
-	}
-	return variant.KeySeg(variant.String(k.name))
-}
-
 // keyAt decodes the (checked) key at off again, as stored, for paths.
 func (d *decodeState) keyAt(off, depth int) variant.Value {
 	k, _, err := d.Reread(off, depth)
@@ -1259,12 +930,8 @@ func (d *decodeState) structKey(info *structInfo, t reflect.Type, q, i, depth in
 // field finds the field a key names; for a key that names none it
 // refuses it (RejectUnknownFields) or checks and skips the value at q.
 func (d *decodeState) field(info *structInfo, t reflect.Type, key structKey, keyOff, q, depth int) (*field, int, bool, error) {
-	if f := info.byName[string(key.name)]; f != nil {
-		return f, q, false, nil
-	}
-	if d.rejectUnknown {
-		return nil, 0, false, d.semErr(keyOff, variant.TypeDictionary, t, ErrUnknownField,
-			"unknown field "+strconv.Quote(string(key.name))+" for "+t.String())
+	if f, err := d.lookupField(info, t, key, keyOff); f != nil || err != nil {
+		return f, q, false, err
 	}
 	next, _, _, err := d.Skip(q, depth)
 	if err != nil {

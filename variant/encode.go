@@ -114,10 +114,15 @@ func rows(m Basis) []float64 {
 	return []float64{m.X.X, m.Y.X, m.Z.X, m.X.Y, m.Y.Y, m.Z.Y, m.X.Z, m.Y.Z, m.Z.Z}
 }
 
+// tooDeep reports v, nested deeper than MaxDepth.
+func (e *encoder) tooDeep(b []byte, v Value) error {
+	return e.fail(b, TypeOf(v), ErrTooDeep, ErrCodeOutOfMemory,
+		"more than "+strconv.Itoa(e.MaxDepth)+" levels (a container that holds itself?)")
+}
+
 func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 	if depth > e.MaxDepth {
-		return b, e.fail(b, TypeOf(v), ErrTooDeep, ErrCodeOutOfMemory,
-			"more than "+strconv.Itoa(e.MaxDepth)+" levels (a container that holds itself?)")
+		return b, e.tooDeep(b, v)
 	}
 	var err error
 	switch v := v.(type) {
@@ -467,6 +472,9 @@ func (e *encoder) typedSupport(b []byte, t Type, typed bool, f Feature) error {
 }
 
 func (e *encoder) array(b []byte, a *Array, depth int) ([]byte, error) {
+	if depth > e.MaxDepth {
+		return b, e.tooDeep(b, a)
+	}
 	t := TypeArray
 	var elem ContainerType
 	var values []Value
@@ -492,7 +500,17 @@ func (e *encoder) array(b []byte, a *Array, depth int) ([]byte, error) {
 			return b, e.fail(b, TypeOf(v), ErrInvalidValue, ErrCodeInvalidParam,
 				TypeOf(v).String()+" in an Array of "+elemName(elem))
 		}
-		if b, err = e.value(b, v, depth+1); err != nil {
+		// Nested containers recurse without value's large frame, so
+		// that deep nesting keeps the stack small.
+		switch x := v.(type) {
+		case *Array:
+			b, err = e.array(b, x, depth+1)
+		case *Dictionary:
+			b, err = e.dictionary(b, x, depth+1)
+		default:
+			b, err = e.value(b, v, depth+1)
+		}
+		if err != nil {
 			return b, prefixPath(err, IndexSeg(i))
 		}
 	}
@@ -507,6 +525,9 @@ func elemName(ct ContainerType) string {
 }
 
 func (e *encoder) dictionary(b []byte, d *Dictionary, depth int) ([]byte, error) {
+	if depth > e.MaxDepth {
+		return b, e.tooDeep(b, d)
+	}
 	t := TypeDictionary
 	var kt, vt ContainerType
 	if d != nil {
@@ -543,7 +564,15 @@ func (e *encoder) dictionary(b []byte, d *Dictionary, depth int) ([]byte, error)
 		if b, err = e.value(b, en.Key, depth+1); err != nil {
 			return b, prefixPath(err, "{key}")
 		}
-		if b, err = e.value(b, en.Value, depth+1); err != nil {
+		switch x := en.Value.(type) { // as in array
+		case *Array:
+			b, err = e.array(b, x, depth+1)
+		case *Dictionary:
+			b, err = e.dictionary(b, x, depth+1)
+		default:
+			b, err = e.value(b, en.Value, depth+1)
+		}
+		if err != nil {
 			return b, prefixPath(err, KeySeg(en.Key))
 		}
 	}
