@@ -39,6 +39,7 @@
 //	data, err := gdvar.Marshal(&player)      // var_to_bytes
 //	err = gdvar.Unmarshal(data, &player)     // bytes_to_var
 //	buf, err = gdvar.Append(buf[:0], &state) // into a reused buffer
+//	err = gdvar.UnmarshalValue(v, &player)   // from a variant.Value in hand
 //
 // Other settings go through EncOptions and DecOptions, which build
 // immutable modes safe to share between goroutines, as in package variant

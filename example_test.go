@@ -209,3 +209,27 @@ func ExampleMarshaler() {
 	// map[outside:20.5]
 	// <nil> 293.65
 }
+
+// A message read as a Value first, to look at its "type", then stored into
+// the struct of that type, as Unmarshal would store it from the bytes.
+func ExampleUnmarshalValue() {
+	type Move struct {
+		To    variant.Vector2 `gdvar:"to"`
+		Speed float32         `gdvar:"speed"`
+	}
+	// What the game sent: put_var({"type": "move", "to": Vector2(3, 4), "speed": 2.5})
+	msg := variant.NewDictionary(3)
+	msg.Set(variant.String("type"), variant.String("move"))
+	msg.Set(variant.String("to"), variant.Vector2{X: 3, Y: 4})
+	msg.Set(variant.String("speed"), variant.Float(2.5))
+
+	if kind, _ := msg.Get(variant.String("type")); kind == variant.String("move") {
+		var m Move // the "type" key has no field and is ignored
+		if err := gdvar.UnmarshalValue(msg, &m); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("%+v\n", m)
+	}
+	// Output: {To:Vector2(3, 4) Speed:2.5}
+}

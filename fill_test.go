@@ -113,11 +113,7 @@ func TestFillAgreesWithDecode(t *testing.T) {
 					_ = m.Unmarshal(seed, fromValue.Interface())
 				}
 				berr := m.Unmarshal(encoded[i], fromBytes.Interface())
-				d := &decodeState{Reader: m.vmode.Reader(nil), fam: m.opts.Family, maxDepth: m.opts.MaxDepth}
-				ferr := codecFor(typ).fill(d, v, 0, fromValue.UnsafePointer())
-				if ferr != nil {
-					ferr = finish(ferr)
-				}
+				ferr := m.UnmarshalValue(v, fromValue.Interface())
 				what := fmt.Sprintf("%v %v into %v (seed % x)", variant.TypeOf(v), v, typ, seed)
 				if (berr == nil) != (ferr == nil) {
 					t.Errorf("%s: from bytes %v, from the Value %v", what, berr, ferr)
@@ -154,4 +150,60 @@ func same(a, b reflect.Value) bool {
 		a, b = a.Elem(), b.Elem()
 	}
 	return fmt.Sprintf("%+v", a.Interface()) == fmt.Sprintf("%+v", b.Interface())
+}
+
+// UnmarshalValue refuses a Value nested deeper than MaxDepth, as Unmarshal
+// refuses its bytes, and a container that holds itself, without
+// overflowing the stack.
+func TestUnmarshalValueDepth(t *testing.T) {
+	m, err := DecOptions{MaxDepth: 8}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nest := func(n int, inner variant.Value) variant.Value {
+		v := inner
+		for range n {
+			d := variant.NewDictionary(1)
+			d.Set(variant.String("k"), variant.NewArray(v))
+			v = d
+		}
+		return v
+	}
+	for _, c := range []struct {
+		v    variant.Value
+		deep bool
+	}{
+		{nest(4, variant.Int(1)), false},       // elements at depth 8
+		{nest(4, variant.NewArray()), false},   // an empty Array at depth 8
+		{nest(4, variant.NewArray(nil)), true}, // its element at depth 9
+		{nest(5, variant.Int(1)), true},
+	} {
+		data, encErr := variant.Encode(c.v)
+		if encErr != nil {
+			t.Fatal(encErr)
+		}
+		var fromBytes, fromValue any
+		berr := m.Unmarshal(data, &fromBytes)
+		verr := m.UnmarshalValue(c.v, &fromValue)
+		if errors.Is(berr, variant.ErrTooDeep) != c.deep || errors.Is(verr, variant.ErrTooDeep) != c.deep {
+			t.Errorf("%v: from bytes %v, from the Value %v", c.v, berr, verr)
+		}
+		if !c.deep && !reflect.DeepEqual(fromBytes, fromValue) {
+			t.Errorf("%v: from bytes %#v, from the Value %#v", c.v, fromBytes, fromValue)
+		}
+	}
+	self := variant.NewArray(variant.Int(1))
+	self.Values = append(self.Values, self)
+	loop := variant.NewDictionary(1)
+	loop.Set(variant.String("me"), loop)
+	for _, v := range []variant.Value{self, loop} {
+		for _, dst := range []any{new(any), new([]any), new(map[string]any), new(variant.Value)} {
+			if err := UnmarshalValue(v, dst); !errors.Is(err, variant.ErrTooDeep) {
+				t.Errorf("a container that holds itself into %T: %v", dst, err)
+			}
+		}
+	}
+	if err := UnmarshalValue(variant.Int(1), nil); !errors.Is(err, ErrInvalidTarget) {
+		t.Errorf("nil target: %v", err)
+	}
 }

@@ -58,16 +58,8 @@ func (m *DecMode) Unmarshal(data []byte, v any) error {
 // value used, as variant's Decode does.
 func (m *DecMode) UnmarshalFirst(data []byte, v any) (int, error) {
 	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Pointer || rv.IsNil() {
-		what := "nil"
-		if v != nil {
-			what = rv.Type().String()
-			if rv.Kind() == reflect.Pointer {
-				what = "nil " + what
-			}
-		}
-		return 0, &Error{Op: "unmarshal", Type: variant.TypeUnknown, GoType: reflect.TypeOf(v), Err: ErrInvalidTarget,
-			Detail: "the target must be a non-nil pointer, not " + what}
+	if err := checkTarget(rv, v); err != nil {
+		return 0, err
 	}
 	o := &m.opts
 	if o.MaxSize > 0 && len(data) > o.MaxSize || o.Strict {

@@ -3,14 +3,17 @@ package multiplayer
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/hex"
 	"errors"
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -234,5 +237,62 @@ func TestParseErrors(t *testing.T) {
 	p, _ = Parse(variant.Godot4, []byte{0, 1, 0, 3, 2, 1})
 	if _, err := DecodeArgs(nil, &p); !errors.Is(err, ErrTruncated) {
 		t.Errorf("missing argument: %v", err)
+	}
+}
+
+// An RPC whose one argument is a PackedByteArray travels raw (Godot 4),
+// and reaches a handler as the Go type it asks for.
+func TestDispatchRawArgument(t *testing.T) {
+	type blob struct {
+		got any
+	}
+	for _, f := range []variant.Family{variant.Godot4, variant.Godot3} {
+		var b blob
+		var asArray [3]byte
+		s, err := newSession(f, false, []Node{{Path: "P", Methods: []Method{
+			{Name: "bytes", Mode: AnyPeer, Handler: func(_ context.Context, from PeerID, p []byte) { b.got = p }},
+			{Name: "array", Mode: AnyPeer, Handler: func(_ context.Context, from PeerID, p [3]byte) { asArray = p }},
+			{Name: "value", Mode: AnyPeer, Handler: func(_ context.Context, from PeerID, p variant.Value) { b.got = p }},
+			{Name: "wrong", Mode: AnyPeer, Handler: func(_ context.Context, from PeerID, p string) { b.got = p }},
+		}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd := s.nodes["P"]
+		r := newRemote()
+		r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
+		enc := defaultEnc4
+		if f == variant.Godot3 {
+			enc = defaultEnc3
+		}
+		ab, raw, n, err := AppendArgs(nil, enc, variant.PackedByteArray{1, 2, 3})
+		if err != nil || raw != (f == variant.Godot4) { // Godot 3 has no raw form
+			t.Fatalf("%v: raw %v, %v", f, raw, err)
+		}
+		call := func(method string) error {
+			m := nd.method(method)
+			pkt := AppendCall(nil, f, Call{NodeID: nd.cacheID, Name: m.Name, Method: m.id, Raw: raw, ArgCount: n, Args: ab})
+			e := Event{From: 5}
+			if e.Packet, err = Parse(f, pkt); err != nil {
+				return err
+			}
+			nd, m, err := s.resolve(r, &e)
+			if err != nil {
+				return err
+			}
+			return s.dispatch(context.Background(), HostID, nd, m, &e)
+		}
+		if err := call("bytes"); err != nil || !reflect.DeepEqual(b.got, []byte{1, 2, 3}) {
+			t.Errorf("%v: into []byte: %v %v", f, b.got, err)
+		}
+		if err := call("array"); err != nil || asArray != [3]byte{1, 2, 3} {
+			t.Errorf("%v: into [3]byte: %v %v", f, asArray, err)
+		}
+		if err := call("value"); err != nil || !variant.Equal(b.got.(variant.Value), variant.PackedByteArray{1, 2, 3}) {
+			t.Errorf("%v: into variant.Value: %v %v", f, b.got, err)
+		}
+		if err := call("wrong"); !errors.Is(err, gdvar.ErrTypeMismatch) {
+			t.Errorf("%v: into string: %v", f, err)
+		}
 	}
 }

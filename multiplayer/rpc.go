@@ -297,7 +297,7 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 	if p.Raw && p.ArgCount == 1 {
 		pv := holder(0)
 		pba := variant.PackedByteArray(p.Args)
-		if err := assignValue(dec, pv, pba); err != nil {
+		if err := dec.UnmarshalValue(pba, pv.Interface()); err != nil {
 			return err
 		}
 		fr.in[2] = pv.Elem()
@@ -368,17 +368,4 @@ func hasPointers(t reflect.Type) bool {
 		return false
 	}
 	return true
-}
-
-// assignValue converts a decoded Value into *pv through its encoding.
-func assignValue(dec *gdvar.DecMode, pv reflect.Value, v variant.Value) error {
-	enc := defaultEnc4
-	if dec.Options().Family == variant.Godot3 {
-		enc = defaultEnc3
-	}
-	b, err := enc.Encode(v)
-	if err != nil {
-		return err
-	}
-	return dec.Unmarshal(b, pv.Interface())
 }
