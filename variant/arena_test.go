@@ -1,9 +1,12 @@
 package variant
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -209,5 +212,203 @@ func TestKeyCacheOwnsItsStrings(t *testing.T) {
 	}
 	if k := v.(*Dictionary).Entries()[0].Key; k != String("abcd") {
 		t.Fatalf("key %#v", k)
+	}
+}
+
+// records is an Array of n records like a game's: {"id", "name", "pos",
+// "hp", "alive"}, the kind of Dictionary whose entries go to a block.
+func records(n int) *Array {
+	a := &Array{}
+	for i := range n {
+		a.Values = append(a.Values, dict("id", Int(i*1000), "name", String("player"+strconv.Itoa(i)),
+			"pos", Vector2{float64(i), -1}, "hp", Float(99.5), "alive", Bool(i%2 == 0)))
+	}
+	return a
+}
+
+// TestBlockDictionaries checks that the small Dictionaries of a large
+// Array keep their entries in blocks, that they read as any Dictionary,
+// and that changing them (which moves their entries to ordinary memory)
+// works, also for values the collector must then see.
+func TestBlockDictionaries(t *testing.T) {
+	want := records(2000)
+	b, err := mode(t, EncOptions{Family: Godot4}).Encode(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, err := dmode(t, DecOptions{Family: Godot4}).Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := v.(*Array)
+	inBlocks := 0
+	for _, r := range got.Values {
+		if r.(*Dictionary).index == inBlock {
+			inBlocks++
+		}
+	}
+	if inBlocks < 1900 {
+		t.Fatalf("%d of 2000 Dictionaries in blocks", inBlocks)
+	}
+	if !Equal(got, want) {
+		t.Fatal("decoded records differ")
+	}
+	// Change some: a new key with values only the collector can keep
+	// alive, a replaced value, a deleted key.
+	for i, r := range got.Values {
+		d := r.(*Dictionary)
+		switch i % 3 {
+		case 0:
+			d.Set(String("tags"), NewArray(String(strconv.Itoa(i)+"-tag")))
+		case 1:
+			d.Set(String("name"), String(strconv.Itoa(i)+"-renamed"))
+		case 2:
+			d.Delete(String("id"))
+		}
+	}
+	want, got = nil, nil
+	runtime.GC()
+	garbage := make([][]byte, 0, 1000)
+	for range 1000 {
+		garbage = append(garbage, make([]byte, 64))
+	}
+	runtime.GC()
+	_ = garbage
+	for i, r := range v.(*Array).Values {
+		d := r.(*Dictionary)
+		name, _ := d.Get(String("name"))
+		_, hasID := d.Get(String("id"))
+		tags, _ := d.Get(String("tags"))
+		switch i % 3 {
+		case 0:
+			if tags == nil || tags.(*Array).Values[0] != String(strconv.Itoa(i)+"-tag") || name != String("player"+strconv.Itoa(i)) {
+				t.Fatalf("record %d: %v", i, d)
+			}
+		case 1:
+			if name != String(strconv.Itoa(i)+"-renamed") || d.Len() != 5 {
+				t.Fatalf("record %d: %v", i, d)
+			}
+		case 2:
+			if hasID || d.Len() != 4 || name != String("player"+strconv.Itoa(i)) {
+				t.Fatalf("record %d: %v", i, d)
+			}
+		}
+		if pos, _ := d.Get(String("pos")); pos != (Vector2{float64(i), -1}) {
+			t.Fatalf("record %d: pos %v", i, pos)
+		}
+	}
+}
+
+// TestBlockValuesOutliveTheMessage keeps a few values of a decoded message
+// and drops the rest: after collections, with the memory reused, they still
+// hold what was decoded.
+func TestBlockValuesOutliveTheMessage(t *testing.T) {
+	b, err := mode(t, EncOptions{Family: Godot4}).Encode(records(3000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := dmode(t, DecOptions{Family: Godot4})
+	var kept []Value
+	for round := range 5 {
+		v, _, err := m.Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := v.(*Array).Values[round*500+7].(*Dictionary)
+		name, _ := r.Get(String("name"))
+		kept = append(kept, r, name, r.Entries()[0].Key)
+		runtime.GC()
+	}
+	for i, k := range kept {
+		switch i % 3 {
+		case 0:
+			want := records(3000).Values[(i/3)*500+7]
+			if !Equal(k, want) {
+				t.Fatalf("kept Dictionary %d is %v, want %v", i/3, k, want)
+			}
+		case 1:
+			if k != String("player"+strconv.Itoa((i/3)*500+7)) {
+				t.Fatalf("kept name %d is %#v", i/3, k)
+			}
+		case 2:
+			if s, ok := k.(String); !ok || string(s) != "id" {
+				t.Fatalf("kept key %d is %#v", i/3, k)
+			}
+		}
+	}
+}
+
+// TestBlockFallback decodes records of which some hold a container or a
+// long string, values whose entries cannot go to a block: every record
+// still decodes to its value.
+func TestBlockFallback(t *testing.T) {
+	a := records(600)
+	long := String(strings.Repeat("x", 300))
+	for i, r := range a.Values {
+		d := r.(*Dictionary)
+		switch {
+		case i%50 == 3:
+			d.Set(String("hp"), NewArray(Int(i)))
+		case i%70 == 5:
+			d.Set(String("name"), long)
+		case i > 400:
+			d.Set(String("id"), &Dictionary{})
+		}
+	}
+	for _, zc := range []bool{false, true} {
+		b, err := mode(t, EncOptions{Family: Godot4}).Encode(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, _, err := dmode(t, DecOptions{Family: Godot4, ZeroCopy: zc}).Decode(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		if !Equal(v, a) {
+			t.Fatalf("ZeroCopy %v: decoded records differ", zc)
+		}
+	}
+}
+
+// TestHostileCountsWithSlabs decodes containers whose headers announce
+// far more elements than the input holds, past the point where slabs and
+// blocks are in use: the memory allocated stays in proportion to the
+// input, not to the announcement.
+func TestHostileCountsWithSlabs(t *testing.T) {
+	rec, err := mode(t, EncOptions{Family: Godot4}).Encode(dict("id", Int(1000), "hp", Float(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const announced = 100_000_000
+	var inputs [][]byte
+	// An Array announcing 10^8 elements, then 64 records and nothing.
+	arr := []byte{byte(TypeArray), 0, 0, 0}
+	arr = binary.LittleEndian.AppendUint32(arr, announced)
+	for range 64 {
+		arr = append(arr, rec...)
+	}
+	inputs = append(inputs, arr)
+	// 64 records in an Array, each announcing 10^8 entries.
+	big := []byte{byte(TypeArray), 0, 0, 0, 64, 0, 0, 0}
+	for range 64 {
+		r := append([]byte(nil), rec...)
+		binary.LittleEndian.PutUint32(r[4:], announced)
+		big = append(big, r...)
+	}
+	inputs = append(inputs, big)
+	m := dmode(t, DecOptions{Family: Godot4})
+	for i, in := range inputs {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 10 {
+			if _, _, err := m.Decode(in); err == nil {
+				t.Fatalf("input %d decoded", i)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > uint64(64*len(in))+64<<10 {
+			t.Fatalf("input %d of %d bytes: %d bytes allocated per call", i, len(in), per)
+		}
 	}
 }
