@@ -40,19 +40,21 @@ const (
 
 // slab hands out slots for values of one type. Each new slab is twice the
 // size of the last, up to slabBytes.
+// (The slab and the block keep their place as an index: taking a slot
+// writes no pointer, which would cost a write barrier.)
 type slab[T any] struct {
-	free []T
-	size int
+	buf  []T
+	used int
 }
 
 func (s *slab[T]) take() *T {
-	if len(s.free) == 0 {
+	if s.used == len(s.buf) {
 		most := max(slabBytes/int(unsafe.Sizeof(*new(T))), slabMin)
-		s.size = min(max(2*s.size, slabMin), most)
-		s.free = make([]T, s.size)
+		s.buf = make([]T, min(max(2*len(s.buf), slabMin), most))
+		s.used = 0
 	}
-	p := &s.free[0]
-	s.free = s.free[1:]
+	p := &s.buf[s.used]
+	s.used++
 	return p
 }
 
@@ -64,8 +66,9 @@ func (s *slab[T]) take() *T {
 // are written into a block as plain words, without write barriers, which
 // memory the collector does not scan does not need.
 type block struct {
-	free   []uint64
-	lo, hi uintptr // the current block's memory
+	buf    []uint64
+	used   int     // words of buf handed out
+	lo, hi uintptr // the memory of buf
 	size   int     // words of the last block allocated
 
 	// Copies, in the current block, of the call's interned key strings
@@ -78,15 +81,16 @@ type block struct {
 // take returns the next n words of the current block, starting a new
 // block if they do not fit.
 func (b *block) take(n int) unsafe.Pointer {
-	if len(b.free) < n {
+	if len(b.buf)-b.used < n {
 		b.size = min(max(2*b.size, blockMin), blockMax)
-		b.free = make([]uint64, max(b.size, n))
-		b.lo = uintptr(unsafe.Pointer(unsafe.SliceData(b.free)))
-		b.hi = b.lo + uintptr(8*len(b.free))
+		b.buf = make([]uint64, max(b.size, n))
+		b.used = 0
+		b.lo = uintptr(unsafe.Pointer(unsafe.SliceData(b.buf)))
+		b.hi = b.lo + uintptr(8*len(b.buf))
 		b.keyIn = 0
 	}
-	p := unsafe.Pointer(unsafe.SliceData(b.free))
-	b.free = b.free[n:]
+	p := unsafe.Pointer(&b.buf[b.used])
+	b.used += n
 	return p
 }
 

@@ -641,7 +641,9 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	}
 	first := class
 	dict := d.arena.headers.take()
-	dict.ValueType = vt
+	if vt.IsTyped() {
+		dict.ValueType = vt
+	}
 	b := &d.arena.blk
 	es := unsafe.Slice((*Entry)(b.take(4*n)), n)
 	lo, hi := b.lo, b.hi
