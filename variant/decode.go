@@ -118,6 +118,7 @@ type decoder struct {
 	sawWide     bool                     // a double-precision math value was read
 	interned    [maxInterned]internEntry // Dictionary key strings
 	internCount int
+	nextIntern  int // the entry after the last one found: records repeat their keys in order
 }
 
 // reals reads len(dst) real components at p, float64 when wide.
@@ -764,8 +765,15 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 		end := off + 8 + n
 		if n >= 0 && n <= maxInternLen && end+wire.Pad4(n) <= len(b) {
 			raw := b[off+8 : end]
+			if i := d.nextIntern; i < d.internCount {
+				if e := &d.interned[i]; string(e.raw) == string(raw) {
+					d.nextIntern = i + 1
+					return e.value, end + wire.Pad4(n), int(e.class), nil
+				}
+			}
 			for i := range d.internCount {
 				if e := &d.interned[i]; bytes.Equal(e.raw, raw) {
+					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
 			}
