@@ -306,6 +306,14 @@ func (d *decoder) mathValue(t Type, c *[16]float64) Value {
 	return MathValue(t, c[:])
 }
 
+// vector2 returns a Vector2 as a Value.
+func (d *decoder) vector2(x, y float64) Value {
+	if !d.slabs() {
+		return Vector2{x, y}
+	}
+	return putBlock(&d.arena.blk, protoVector2, Vector2{x, y})
+}
+
 // intVector returns a Vector2i, Vector3i, Rect2i or Vector4i from its
 // components.
 func (d *decoder) intVector(t Type, c *[4]int32) Value {

@@ -175,6 +175,11 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		if raw, next, ok := d.QuickStr(off + 4); ok && PlainText(raw) {
 			return d.boxText(raw, false), next, nil
 		}
+	case TypeVector2:
+		if h&wire.Flag64 == 0 && off+12 <= len(d.b) {
+			b := d.b[off+4 : off+12]
+			return d.vector2(float64(wire.F32(b)), float64(wire.F32(b[4:]))), off + 12, nil
+		}
 	}
 	return d.leaf(off, h, t)
 }
