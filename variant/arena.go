@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"encoding/binary"
 	"unsafe"
 
 	"github.com/gdvar/gdvar/internal/textchunk"
@@ -32,7 +33,7 @@ import (
 const (
 	arenaAfter = 32        // elements a call decodes before it uses slabs
 	slabMin    = 8         // values in a type's first slab
-	slabBytes  = 4096      // bytes in a slab, at most (but slabMin values)
+	slabBytes  = 16384     // bytes in a slab, at most (but slabMin values)
 	blockMin   = 1024 / 8  // words in a call's first block
 	blockMax   = 65536 / 8 // words in a block, at most
 	blockText  = 128       // bytes of the longest String kept in a block
@@ -163,7 +164,15 @@ func textBlock(b *block, proto Value, raw []byte) Value {
 	}
 	p := b.take(2 + (n+7)/8)
 	text := unsafe.Add(p, 16)
-	copy(unsafe.Slice((*byte)(text), n), raw)
+	switch {
+	case n <= 8 && cap(raw) >= 8: // whole words, read past the end of raw
+		*(*uint64)(text) = binary.LittleEndian.Uint64(raw[:8])
+	case n <= 16 && cap(raw) >= 16:
+		w := (*[2]uint64)(text)
+		w[0], w[1] = binary.LittleEndian.Uint64(raw[:8]), binary.LittleEndian.Uint64(raw[8:16])
+	default:
+		copy(unsafe.Slice((*byte)(text), n), raw)
+	}
 	w := (*[2]uintptr)(p) // the string header, as words
 	w[0], w[1] = uintptr(text), uintptr(n)
 	return boxAt(proto, p)

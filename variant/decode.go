@@ -667,7 +667,11 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 		q = after
 		kb, ok := k, class >= 0 && seen&(1<<class) == 0 && within(v, lo, hi)
 		if ok && !within(k, lo, hi) {
-			kb = d.blockKey(class, k)
+			if b.keyIn&(1<<class) != 0 {
+				kb = b.keys[class]
+			} else {
+				kb = d.blockKey(class, k)
+			}
 			ok = within(kb, lo, hi)
 		}
 		if !ok {
@@ -709,18 +713,16 @@ func (d *decoder) finish(dict *Dictionary, pending bool, k Value, class, i, n, q
 	return dict, q, nil
 }
 
-// blockKey returns a copy of the interned key k of the given class in the
-// current block, made once per block.
+// blockKey makes a copy of the interned key k of the given class in the
+// current block (once per block) and returns it.
 func (d *decoder) blockKey(class int, k Value) Value {
-	b := &d.arena.blk
-	if b.keyIn&(1<<class) == 0 {
-		s, ok := k.(String)
-		if !ok {
-			return k
-		}
-		b.keys[class] = textBlock(b, protoString, []byte(s))
-		b.keyIn |= 1 << class
+	s, ok := k.(String)
+	if !ok {
+		return k
 	}
+	b := &d.arena.blk
+	b.keys[class] = textBlock(b, protoString, []byte(s))
+	b.keyIn |= 1 << class
 	return b.keys[class]
 }
 
