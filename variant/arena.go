@@ -23,13 +23,16 @@ import (
 // instead of a dozen. Dictionary headers, longer strings and everything
 // else come from slabs of one type each.
 //
-// The price is retention: a value kept after the rest of a message is
-// dropped keeps its slab (at most slabBytes) or its block alive. Blocks
-// start at blockMin bytes and double, up to blockMax (64 KiB): a block is
-// never larger than what the call had already decoded into blocks, so a
-// kept value never holds more than twice the decoded size of its message,
-// nor more than 64 KiB; a kept Dictionary also keeps the other
-// Dictionaries of its slab, and what they hold, alive.
+// The price is retention: a value kept after the rest of its message is
+// dropped keeps alive the slab or block it lives in. Each slab or block a
+// call allocates is twice the size of the one before, up to slabBytes (16
+// KiB) or blockMax (64 KiB), so it is never much larger than what the call
+// had already decoded into the ones before: a kept value holds alive at
+// most about as much again as its message took, and never more than 64
+// KiB. A kept Dictionary also keeps alive the other Dictionaries of its
+// slab (16 KiB of them at most) and what those hold: for an Array of
+// records of plain values, the blocks of a few hundred neighbouring
+// records.
 const (
 	arenaAfter = 32        // elements a call decodes before it uses slabs
 	slabMin    = 8         // values in a type's first slab

@@ -412,3 +412,39 @@ func TestHostileCountsWithSlabs(t *testing.T) {
 		}
 	}
 }
+
+// TestRetentionBounded keeps one record, and one string of another, of
+// a large decoded message and drops the rest: what stays alive is a few
+// slabs and blocks, not the message.
+func TestRetentionBounded(t *testing.T) {
+	b, err := mode(t, EncOptions{Family: Godot4}).Encode(records(20000))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := dmode(t, DecOptions{Family: Godot4})
+	heap := func() uint64 {
+		var s runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&s)
+		return s.HeapAlloc
+	}
+	before := heap()
+	v, _, err := m.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := heap() - before
+	rec := v.(*Array).Values[12345].(*Dictionary)
+	name, _ := v.(*Array).Values[777].(*Dictionary).Get(String("name"))
+	v = nil
+	kept := heap() - before
+	if all < 4<<20 || kept > 512<<10 {
+		t.Fatalf("the message took %d bytes, one record and one string keep %d alive", all, kept)
+	}
+	t.Logf("message %d bytes, kept %d", all, kept)
+	if id, _ := rec.Get(String("id")); id != Int(12345*1000) || name != String("player777") {
+		t.Fatalf("kept %v and %v", rec, name)
+	}
+	runtime.KeepAlive(b)
+}
