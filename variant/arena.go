@@ -77,8 +77,10 @@ type block struct {
 
 	// Copies, in the current block, of the call's interned key strings
 	// (keyIn: which ones are there), so that the keys of a Dictionary
-	// whose entries are in the block are in the block too.
-	keys  [maxInterned]Value
+	// whose entries are in the block are in the block too. Allocated
+	// when first needed: a call that decodes one small message does not
+	// pay for clearing them.
+	keys  *[maxInterned]Value
 	keyIn uint64
 }
 

@@ -725,6 +725,9 @@ func (d *decoder) blockKey(class int, k Value) Value {
 		return k
 	}
 	b := &d.arena.blk
+	if b.keys == nil {
+		b.keys = new([maxInterned]Value)
+	}
 	b.keys[class] = textBlock(b, protoString, []byte(s))
 	b.keyIn |= 1 << class
 	return b.keys[class]
