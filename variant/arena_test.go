@@ -448,3 +448,37 @@ func TestRetentionBounded(t *testing.T) {
 	}
 	runtime.KeepAlive(b)
 }
+
+// TestBlockEntriesAreCopied checks that writing into the slice Entries
+// returns (which the documentation forbids) cannot reach entries in a
+// block, where the collector would not see what is written.
+func TestBlockEntriesAreCopied(t *testing.T) {
+	b, err := mode(t, EncOptions{Family: Godot4}).Encode(records(100))
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, err := dmode(t, DecOptions{Family: Godot4}).Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := v.(*Array).Values[99].(*Dictionary)
+	if d.index != inBlock {
+		t.Fatal("the last record is not in a block")
+	}
+	es := d.Entries()
+	es[0].Value = NewArray(String("written"))
+	runtime.GC()
+	if id, _ := d.Get(String("id")); id != Int(99000) {
+		t.Fatalf("id %v", id)
+	}
+	n := 0
+	for k, v := range d.All() {
+		if w, _ := d.Get(k); w != v {
+			t.Fatalf("All gives %v: %v, Get %v", k, v, w)
+		}
+		n++
+	}
+	if n != 5 {
+		t.Fatalf("All gives %d entries", n)
+	}
+}

@@ -76,8 +76,21 @@ func (d *Dictionary) Len() int {
 }
 
 // Entries returns the entries in order. The slice belongs to the Dictionary:
-// read it, don't modify it.
+// read it, don't modify it. (Entries that a decode call placed in its
+// blocks, memory the garbage collector does not scan, come as a copy:
+// a Value written there by mistake would not keep its memory alive.)
 func (d *Dictionary) Entries() []Entry {
+	if d == nil {
+		return nil
+	}
+	if d.index == inBlock {
+		return append([]Entry(nil), d.entries...)
+	}
+	return d.entries
+}
+
+// view returns the entries, without a copy, for reading only.
+func (d *Dictionary) view() []Entry {
 	if d == nil {
 		return nil
 	}
@@ -87,7 +100,7 @@ func (d *Dictionary) Entries() []Entry {
 // All iterates over the entries in order.
 func (d *Dictionary) All() iter.Seq2[Value, Value] {
 	return func(yield func(Value, Value) bool) {
-		for _, e := range d.Entries() {
+		for _, e := range d.view() {
 			if !yield(e.Key, e.Value) {
 				return
 			}
