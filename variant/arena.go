@@ -40,6 +40,8 @@ const (
 	blockMin   = 1024 / 8  // words in a call's first block
 	blockMax   = 65536 / 8 // words in a block, at most
 	blockText  = 128       // bytes of the longest String kept in a block
+	missCost   = 4         // see arena.misses
+	missLimit  = 16
 )
 
 // slab hands out slots for values of one type. Each new slab is twice the
@@ -222,10 +224,12 @@ type arena struct {
 	dicts4  slab[dictionary4]
 	text    textchunk.Chunks
 
-	// Interned key classes (see decoder.key) that began a Dictionary
-	// whose entries could not stay in a block: such Dictionaries go
-	// straight to ordinary memory.
-	scanned uint64
+	// For each interned key class (see decoder.key), a score of the
+	// Dictionaries beginning with that key whose entries could not stay
+	// in a block (each adds missCost) against those that could (each
+	// takes one off): past missLimit, such Dictionaries go straight to
+	// ordinary memory.
+	misses [maxInterned]uint8
 }
 
 // slabs reports whether the call has decoded enough elements to use its

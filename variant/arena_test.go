@@ -3,6 +3,7 @@ package variant
 import (
 	"encoding/binary"
 	"fmt"
+	"math/rand/v2"
 	"reflect"
 	"runtime"
 	"strconv"
@@ -480,5 +481,131 @@ func TestBlockEntriesAreCopied(t *testing.T) {
 	}
 	if n != 5 {
 		t.Fatalf("All gives %d entries", n)
+	}
+}
+
+// TestBlockRandomRecords decodes Arrays of random records (random keys,
+// repeated keys, keys in any order, values of every kind, some holding
+// containers or long strings) and checks each record against the same
+// record decoded alone, which uses no slabs or blocks: the same entries in
+// the same order.
+func TestBlockRandomRecords(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	keys := []Value{String("id"), String("name"), String("pos"), String("hp"), StringName("hp"),
+		String(strings.Repeat("k", 40)), Int(7), String("")}
+	values := func() Value {
+		switch rng.IntN(14) {
+		case 0:
+			return nil
+		case 1:
+			return Bool(rng.IntN(2) == 0)
+		case 2:
+			return Int(rng.IntN(300))
+		case 3:
+			return Int(rng.Int64())
+		case 4:
+			return Float(rng.Float64())
+		case 5:
+			return String(strings.Repeat("s", rng.IntN(200)))
+		case 6:
+			return StringName("n" + strconv.Itoa(rng.IntN(50)))
+		case 7:
+			return Vector2{rng.Float64(), 1}
+		case 8:
+			return Vector3i{1, 2, int32(rng.IntN(9))}
+		case 9:
+			return Color{0.5, 0, 1, 1}
+		case 10:
+			return NewArray(Int(1))
+		case 11:
+			return dict("x", Int(1))
+		case 12:
+			return PackedInt32Array{1, 2}
+		}
+		return Transform2D{X: Vector2{1, 0}, Y: Vector2{0, 1}}
+	}
+	inBlocks, elsewhere := 0, 0
+	for _, o := range []EncOptions{{Family: Godot4}, {Family: Godot3}} {
+		enc, dec := mode(t, o), dmode(t, DecOptions{Family: o.Family})
+		for round := range 20 {
+			var in []byte
+			var records [][]byte
+			n := 50 + rng.IntN(400)
+			arrayID, _ := TypeArray.ID(o.Family)
+			dictID, _ := TypeDictionary.ID(o.Family)
+			in = append(in, arrayID, 0, 0, 0)
+			in = binary.LittleEndian.AppendUint32(in, uint32(n))
+			for range n {
+				// Records of one of a few shapes, as real data has, with
+				// now and then something else.
+				shape := rng.IntN(3)
+				var rec []byte
+				m := 1 + (shape*5+rng.IntN(2))%9
+				rec = append(rec, dictID, 0, 0, 0)
+				rec = binary.LittleEndian.AppendUint32(rec, uint32(m))
+				for j := range m {
+					k := keys[(shape+j)%4]
+					if rng.IntN(20) == 0 {
+						k = keys[rng.IntN(len(keys))]
+					}
+					if o.Family == Godot3 {
+						if _, ok := k.(StringName); ok {
+							k = String("hp")
+						}
+					}
+					kb, err := enc.Encode(k)
+					if err != nil {
+						t.Fatal(err)
+					}
+					var v Value = Int(j)
+					if shape == 2 || rng.IntN(10) == 0 {
+						v = values()
+					}
+					if o.Family == Godot3 {
+						switch v.(type) {
+						case StringName, Vector3i:
+							v = Int(3)
+						}
+					}
+					vb, err := enc.Encode(v)
+					if err != nil {
+						t.Fatal(err)
+					}
+					rec = append(append(rec, kb...), vb...)
+				}
+				records = append(records, rec)
+				in = append(in, rec...)
+			}
+			got, _, err := dec.Decode(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			runtime.GC()
+			for i, rec := range records {
+				want, _, err := dec.Decode(rec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				g := got.(*Array).Values[i].(*Dictionary)
+				w := want.(*Dictionary)
+				if g.index == inBlock {
+					inBlocks++
+				} else {
+					elsewhere++
+				}
+				if g.Len() != w.Len() || !Equal(g, w) {
+					t.Fatalf("%v round %d record %d: %v, alone %v", o.Family, round, i, g, w)
+				}
+				for j, e := range g.Entries() {
+					if !Equal(e.Key, w.Entries()[j].Key) || TypeOf(e.Key) != TypeOf(w.Entries()[j].Key) {
+						t.Fatalf("%v round %d record %d: key %d is %#v, alone %#v", o.Family, round, i, j, e.Key, w.Entries()[j].Key)
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d records with their entries in blocks, %d elsewhere", inBlocks, elsewhere)
+	if inBlocks < 1000 || elsewhere < 1000 {
+		t.Fatalf("%d records with their entries in blocks, %d elsewhere", inBlocks, elsewhere)
 	}
 }

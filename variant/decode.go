@@ -641,7 +641,7 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	if err != nil {
 		return nil, 0, prefixPath(err, KeyIndexSeg(0))
 	}
-	if m != n || kt.IsTyped() || class < 0 || d.arena.scanned&(1<<class) != 0 {
+	if m != n || kt.IsTyped() || class < 0 || d.arena.misses[class] >= missLimit {
 		dict := d.newDictionary(n)
 		dict.KeyType, dict.ValueType = kt, vt
 		if dict.entries == nil {
@@ -681,10 +681,10 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 		if !ok {
 			// The entry cannot stay in the block: move the entries to
 			// ordinary memory and go on there. Unless it is only that
-			// the block filled up, Dictionaries beginning with the same
-			// key will not try the block again.
+			// the block filled up, this counts against trying the block
+			// for Dictionaries beginning with the same key.
 			if b.lo == lo {
-				d.arena.scanned |= 1 << first
+				d.arena.misses[first] += missCost
 			}
 			dict.entries = append(make([]Entry, 0, n), es[:i]...)
 			st := entryState{seen: seen, cached: true}
@@ -696,6 +696,9 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	}
 	dict.entries = es
 	dict.index = inBlock
+	if d.arena.misses[first] > 0 {
+		d.arena.misses[first]--
+	}
 	return dict, q, nil
 }
 
