@@ -118,6 +118,7 @@ type decoder struct {
 	sawWide     bool                     // a double-precision math value was read
 	interned    [maxInterned]internEntry // Dictionary key strings
 	internCount int
+	nextIntern  int // the entry after the last one found: records repeat their keys in order
 }
 
 // reals reads len(dst) real components at p, float64 when wide.
@@ -149,6 +150,10 @@ func (d *decoder) i32s(p int, dst []int32) {
 func (d *decoder) value(off, depth int) (Value, int, error) {
 	h, ok := d.QuickHead(off, depth)
 	t := Type(uint8(h))
+	if !ok && depth <= d.maxDepth && off+4 <= len(d.b) { // Godot 3 type numbers
+		h = wire.U32(d.b[off:])
+		t, ok = TypeFromID(d.fam, uint8(h))
+	}
 	if !ok {
 		var err error
 		if h, t, err = d.Head(off, depth); err != nil {
@@ -172,7 +177,12 @@ func (d *decoder) value(off, depth int) (Value, int, error) {
 		}
 	case TypeString:
 		if raw, next, ok := d.QuickStr(off + 4); ok && PlainText(raw) {
-			return d.boxString(d.text(raw), false), next, nil
+			return d.boxText(raw, false), next, nil
+		}
+	case TypeVector2:
+		if h&wire.Flag64 == 0 && off+12 <= len(d.b) {
+			b := d.b[off+4 : off+12]
+			return d.vector2(float64(wire.F32(b)), float64(wire.F32(b[4:]))), off + 12, nil
 		}
 	}
 	return d.leaf(off, h, t)
@@ -205,7 +215,7 @@ func (d *decoder) leaf(off int, h uint32, t Type) (Value, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		return Bool(x), next, nil
+		return d.boxBool(x), next, nil
 	case TypeInt:
 		if h&wire.Flag64 == 0 && rem >= 4 {
 			return d.boxInt(Int(int32(wire.U32(d.b[p:])))), p + 4, nil
@@ -225,11 +235,11 @@ func (d *decoder) leaf(off int, h uint32, t Type) (Value, int, error) {
 		}
 		return d.boxFloat(Float(x)), next, nil
 	case TypeString, TypeStringName:
-		s, next, err := d.str(p, t)
+		raw, next, err := d.Str(p, t)
 		if err != nil {
 			return nil, 0, err
 		}
-		return d.boxString(s, t == TypeStringName), next, nil
+		return d.boxText(raw, t == TypeStringName), next, nil
 	case TypeVector2i, TypeRect2i, TypeVector3i, TypeVector4i:
 		n := Facts(t).Ints
 		if rem < 4*n {
@@ -549,7 +559,11 @@ func (d *decoder) array(off int, h uint32, depth int) (Value, int, error) {
 }
 
 func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
-	dict := d.newDictionary(peekCount(d.b, off+4, h, d.fam))
+	count := peekCount(d.b, off+4, h, d.fam)
+	if d.slabs() && count > 0 && count <= linearMax {
+		return d.smallDictionary(off, h, count, depth)
+	}
+	dict := d.newDictionary(count)
 	var err error
 	var n, q int
 	if dict.KeyType, dict.ValueType, n, q, err = d.DictHead(off, h); err != nil {
@@ -559,35 +573,163 @@ func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
 	if dict.entries == nil {
 		dict.entries = d.entrySlice(d.Reserve(int64(min(n, max(d.rem(q), 0)/8))))
 	}
-	// While every key so far came from the key cache, a key of a class
-	// not seen yet is new and needs no search.
-	var seen uint64
-	cached := !dict.KeyType.IsTyped()
-	for i := range n {
+	q, err = d.entries(dict, 0, n, q, depth, entryState{cached: !dict.KeyType.IsTyped()})
+	if err != nil {
+		return nil, 0, err
+	}
+	return dict, q, nil
+}
+
+// entryState tracks the keys of a Dictionary being decoded: while every
+// key so far came from the key cache (cached), a key of a class not seen
+// yet is new and needs no search.
+type entryState struct {
+	seen   uint64
+	cached bool
+}
+
+// entries decodes entries i to n of dict, the first at q.
+func (d *decoder) entries(dict *Dictionary, i, n, q, depth int, st entryState) (int, error) {
+	for ; i < n; i++ {
 		k, next, class, err := d.key(q, depth+1)
 		if err != nil {
-			return nil, 0, prefixPath(err, KeyIndexSeg(i))
+			return 0, prefixPath(err, KeyIndexSeg(i))
 		}
 		v, next, err := d.value(next, depth+1)
 		if err != nil {
-			return nil, 0, prefixPath(err, KeySeg(k))
+			return 0, prefixPath(err, KeySeg(k))
 		}
 		q = next
-		if cached && class >= 0 && seen&(1<<class) == 0 && len(dict.entries) < linearMax {
-			seen |= 1 << class
-			dict.entries = append(dict.entries, Entry{k, v})
-			continue
+		d.add(dict, k, v, class, &st)
+	}
+	return q, nil
+}
+
+// add adds the entry {k, v}, whose key has the given class, to dict.
+func (d *decoder) add(dict *Dictionary, k, v Value, class int, st *entryState) {
+	if st.cached && class >= 0 && st.seen&(1<<class) == 0 && len(dict.entries) < linearMax {
+		st.seen |= 1 << class
+		dict.entries = append(dict.entries, Entry{k, v})
+		return
+	}
+	st.cached = false
+	if dict.KeyType.IsTyped() {
+		var ok bool
+		if k, ok = Conform(k, dict.KeyType); !ok {
+			return // the engine drops entries whose key its typed dictionary refuses
 		}
-		cached = false
-		if dict.KeyType.IsTyped() {
-			var ok bool
-			if k, ok = Conform(k, dict.KeyType); !ok {
-				continue // the engine drops entries whose key its typed dictionary refuses
+	}
+	dict.Set(k, v)
+}
+
+// smallDictionary decodes an untyped Dictionary of n entries, at most
+// linearMax, once the arena is in use. Its entries go to a block when all
+// its keys come from the key cache and all its values fit in the block
+// too (see arena.go); a Dictionary whose first key began one that did not
+// fit goes straight to ordinary memory.
+func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, error) {
+	kt, vt, m, q, err := d.DictHead(off, h)
+	if err != nil {
+		return nil, 0, err
+	}
+	q += 4
+	k, next, class, err := d.key(q, depth+1)
+	if err != nil {
+		return nil, 0, prefixPath(err, KeyIndexSeg(0))
+	}
+	if m != n || kt.IsTyped() || class < 0 || d.arena.misses[class] >= missLimit {
+		dict := d.newDictionary(n)
+		dict.KeyType, dict.ValueType = kt, vt
+		if dict.entries == nil {
+			dict.entries = d.entrySlice(d.Reserve(int64(min(m, max(d.rem(q), 0)/8))))
+		}
+		return d.finish(dict, true, k, class, 0, m, next, depth, entryState{cached: !kt.IsTyped()})
+	}
+	first := class
+	dict := d.arena.headers.take()
+	if vt.IsTyped() {
+		dict.ValueType = vt
+	}
+	b := &d.arena.blk
+	es := unsafe.Slice((*Entry)(b.take(4*n)), n)
+	lo, hi := b.lo, b.hi
+	var seen uint64
+	for i := range n {
+		if i > 0 {
+			if k, next, class, err = d.key(q, depth+1); err != nil {
+				return nil, 0, prefixPath(err, KeyIndexSeg(i))
 			}
 		}
-		dict.Set(k, v)
+		v, after, err := d.value(next, depth+1)
+		if err != nil {
+			return nil, 0, prefixPath(err, KeySeg(k))
+		}
+		q = after
+		kb, ok := k, class >= 0 && seen&(1<<class) == 0 && within(v, lo, hi)
+		if ok && !within(k, lo, hi) {
+			if b.keyIn&(1<<class) != 0 {
+				kb = b.keys[class]
+			} else {
+				kb = d.blockKey(class, k)
+			}
+			ok = within(kb, lo, hi)
+		}
+		if !ok {
+			// The entry cannot stay in the block: move the entries to
+			// ordinary memory and go on there. Unless it is only that
+			// the block filled up, this counts against trying the block
+			// for Dictionaries beginning with the same key.
+			if b.lo == lo {
+				d.arena.misses[first] += missCost
+			}
+			dict.entries = append(make([]Entry, 0, n), es[:i]...)
+			st := entryState{seen: seen, cached: true}
+			d.add(dict, k, v, class, &st)
+			return d.finish(dict, false, nil, -1, i+1, n, q, depth, st)
+		}
+		seen |= 1 << class
+		setWords(&es[i], kb, v)
+	}
+	dict.entries = es
+	dict.index = inBlock
+	if d.arena.misses[first] > 0 {
+		d.arena.misses[first]--
 	}
 	return dict, q, nil
+}
+
+// finish decodes the rest of dict: when pending, the value of entry i,
+// whose key k (of the given class) ends at q, then the entries up to n.
+func (d *decoder) finish(dict *Dictionary, pending bool, k Value, class, i, n, q, depth int, st entryState) (Value, int, error) {
+	if pending {
+		v, next, err := d.value(q, depth+1)
+		if err != nil {
+			return nil, 0, prefixPath(err, KeySeg(k))
+		}
+		d.add(dict, k, v, class, &st)
+		q, i = next, i+1
+	}
+	q, err := d.entries(dict, i, n, q, depth, st)
+	if err != nil {
+		return nil, 0, err
+	}
+	return dict, q, nil
+}
+
+// blockKey makes a copy of the interned key k of the given class in the
+// current block (once per block) and returns it.
+func (d *decoder) blockKey(class int, k Value) Value {
+	s, ok := k.(String)
+	if !ok {
+		return k
+	}
+	b := &d.arena.blk
+	if b.keys == nil {
+		b.keys = new([maxInterned]Value)
+	}
+	b.keys[class] = textBlock(b, protoString, []byte(s))
+	b.keyIn |= 1 << class
+	return b.keys[class]
 }
 
 // peekCount returns the entry count of an untyped Dictionary whose payload
@@ -636,8 +778,15 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 		end := off + 8 + n
 		if n >= 0 && n <= maxInternLen && end+wire.Pad4(n) <= len(b) {
 			raw := b[off+8 : end]
+			if i := d.nextIntern; i < d.internCount {
+				if e := &d.interned[i]; string(e.raw) == string(raw) {
+					d.nextIntern = i + 1
+					return e.value, end + wire.Pad4(n), int(e.class), nil
+				}
+			}
 			for i := range d.internCount {
 				if e := &d.interned[i]; bytes.Equal(e.raw, raw) {
+					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
 			}

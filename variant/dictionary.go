@@ -26,7 +26,21 @@ type Dictionary struct {
 	ValueType ContainerType
 
 	entries []Entry
-	index   *keyIndex // exactly when needsIndex
+	index   *keyIndex // exactly when needsIndex, or inBlock
+}
+
+// inBlock, as a Dictionary's index, says that its entries are in a decode
+// call's block (see arena.go), memory the garbage collector does not scan:
+// they are copied to ordinary memory before any change. Such entries are
+// few, with simple keys, and need no index.
+var inBlock = new(keyIndex)
+
+// own moves entries that are in a block to ordinary memory.
+func (d *Dictionary) own() {
+	if d.index == inBlock {
+		d.entries = append(make([]Entry, 0, cap(d.entries)), d.entries...)
+		d.index = nil
+	}
 }
 
 // keyIndex finds Dictionary entries by key hash: first maps a hash to the
@@ -62,8 +76,21 @@ func (d *Dictionary) Len() int {
 }
 
 // Entries returns the entries in order. The slice belongs to the Dictionary:
-// read it, don't modify it.
+// read it, don't modify it. (Entries that a decode call placed in its
+// blocks, memory the garbage collector does not scan, come as a copy:
+// a Value written there by mistake would not keep its memory alive.)
 func (d *Dictionary) Entries() []Entry {
+	if d == nil {
+		return nil
+	}
+	if d.index == inBlock {
+		return append([]Entry(nil), d.entries...)
+	}
+	return d.entries
+}
+
+// view returns the entries, without a copy, for reading only.
+func (d *Dictionary) view() []Entry {
 	if d == nil {
 		return nil
 	}
@@ -73,7 +100,7 @@ func (d *Dictionary) Entries() []Entry {
 // All iterates over the entries in order.
 func (d *Dictionary) All() iter.Seq2[Value, Value] {
 	return func(yield func(Value, Value) bool) {
-		for _, e := range d.Entries() {
+		for _, e := range d.view() {
 			if !yield(e.Key, e.Value) {
 				return
 			}
@@ -94,6 +121,7 @@ func (d *Dictionary) Get(key Value) (Value, bool) {
 
 // Set stores value under key: in place if the key exists, else at the end.
 func (d *Dictionary) Set(key, value Value) {
+	d.own()
 	i, h := d.find(key)
 	if i >= 0 {
 		d.entries[i].Value = value
@@ -117,6 +145,7 @@ func (d *Dictionary) Delete(key Value) bool {
 	if i < 0 {
 		return false
 	}
+	d.own()
 	d.entries = append(d.entries[:i], d.entries[i+1:]...)
 	var hashes []uint64
 	if d.index != nil {
@@ -132,7 +161,7 @@ func (d *Dictionary) Delete(key Value) bool {
 // find returns the index of key's entry, or -1, and the key's hash when
 // the index is in use.
 func (d *Dictionary) find(key Value) (int, uint64) {
-	if d.index == nil {
+	if d.index == nil || d.index == inBlock {
 		// A few entries, all with simple keys: a scan compares each at
 		// little cost.
 		for i := range d.entries {
@@ -210,7 +239,7 @@ func (d *Dictionary) link(h uint64, i int) {
 // keyHash returns the hash of entry i's key: the one the index holds, if
 // there is one.
 func (d *Dictionary) keyHash(i int) uint64 {
-	if d.index != nil {
+	if d.index != nil && d.index != inBlock {
 		return d.index.hash[i]
 	}
 	return hashKey(d.entries[i].Key)

@@ -552,7 +552,7 @@ func (e *encoder) dictionary(b []byte, d *Dictionary, depth int) ([]byte, error)
 		return b, err
 	}
 	b[hdr+2] |= byte(kk | vk<<2)
-	entries := d.Entries()
+	entries := d.view()
 	b = wire.AppendU32(b, uint32(len(entries)))
 	for _, en := range entries {
 		// Only keys are checked: the engine keeps values of the wrong type

@@ -59,7 +59,7 @@ func equal(a, b Value, asKey bool) bool {
 		if x != nil && y != nil && (x.KeyType != y.KeyType || x.ValueType != y.ValueType) {
 			return false
 		}
-		xe, ye := x.Entries(), y.Entries()
+		xe, ye := x.view(), y.view()
 		for i := range xe {
 			if !equal(xe[i].Key, ye[i].Key, asKey) || !equal(xe[i].Value, ye[i].Value, asKey) {
 				return false

@@ -51,6 +51,12 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	addGoldenSeeds(f)
+	// Enough records that the decoder uses its slabs and blocks.
+	for _, o := range []EncOptions{{Family: Godot4}, {Family: Godot3}} {
+		if b, err := mode(f, o).Encode(records(40)); err == nil {
+			f.Add(b)
+		}
+	}
 	modes := []struct {
 		dec *DecMode
 		enc *EncMode

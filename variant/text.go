@@ -738,7 +738,7 @@ func (w *writer) dictionary(d *Dictionary, depth int) error {
 		}
 		w.str("](")
 	}
-	entries := d.Entries()
+	entries := d.view()
 	// Line breaks as the engine writes them; on one line, spaces instead.
 	nl := " "
 	if w.multiline {

@@ -16,8 +16,8 @@ const (
 // Chunks hands out strings copied into shared blocks. A string keeps its
 // whole block alive, at most Max bytes. The zero Chunks is ready to use.
 type Chunks struct {
-	free []byte // the unused part of the current block
-	size int
+	block []byte
+	used  int // bytes of block handed out (an index: moving it writes no pointer)
 }
 
 // String returns a string holding a copy of raw.
@@ -26,12 +26,12 @@ func (c *Chunks) String(raw []byte) string {
 	if n == 0 || n > Short {
 		return string(raw)
 	}
-	if len(c.free) < n {
-		c.size = min(max(2*c.size, Min), Max)
-		c.free = make([]byte, c.size)
+	if len(c.block)-c.used < n {
+		c.block = make([]byte, min(max(2*len(c.block), Min), Max))
+		c.used = 0
 	}
-	copy(c.free, raw)
-	s := unsafe.String(&c.free[0], n)
-	c.free = c.free[n:]
-	return s
+	free := c.block[c.used:]
+	copy(free, raw)
+	c.used += n
+	return unsafe.String(&free[0], n)
 }

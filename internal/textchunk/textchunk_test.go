@@ -28,8 +28,8 @@ func TestStrings(t *testing.T) {
 			t.Fatalf("string %d: %q, want %q", i, got[i], want[i])
 		}
 	}
-	if c.size != Max {
-		t.Errorf("block size %d after many strings, want %d", c.size, Max)
+	if len(c.block) != Max {
+		t.Errorf("block size %d after many strings, want %d", len(c.block), Max)
 	}
 }
 
