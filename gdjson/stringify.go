@@ -139,13 +139,15 @@ func writeStr(sb *strings.Builder, v variant.Value, inContainer bool, depth int)
 			return
 		}
 		sb.WriteString("{ ")
-		for i, e := range x.Entries() {
-			if i > 0 {
+		first := true
+		for k, v := range x.All() {
+			if !first {
 				sb.WriteString(", ")
 			}
-			writeStr(sb, e.Key, true, depth+1)
+			first = false
+			writeStr(sb, k, true, depth+1)
 			sb.WriteString(": ")
-			writeStr(sb, e.Value, true, depth+1)
+			writeStr(sb, v, true, depth+1)
 		}
 		sb.WriteString(" }")
 	default:

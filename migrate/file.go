@@ -77,8 +77,8 @@ func hasObjects(v variant.Value, depth int) bool {
 			}
 		}
 	case *variant.Dictionary:
-		for _, e := range x.Entries() {
-			if hasObjects(e.Key, depth+1) || hasObjects(e.Value, depth+1) {
+		for k, v := range x.All() {
+			if hasObjects(k, depth+1) || hasObjects(v, depth+1) {
 				return true
 			}
 		}
