@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/wire"
 )
@@ -70,7 +71,7 @@ func (e *encoder) header(b []byte, t Type, flags uint32) ([]byte, error) {
 // that are not valid UTF-8 (Godot 3 also holds surrogates and characters
 // beyond U+10FFFF, in the form it writes them; see DecodeRuneGodot3).
 func (e *encoder) checkString(b []byte, t Type, s string) error {
-	if e.Family.ValidString(s) {
+	if utf8.ValidString(s) || e.Family.ValidString(s) { // valid UTF-8 is valid in every family
 		return nil
 	}
 	return e.fail(b, t, ErrInvalidValue, ErrCodeInvalidData, "string is not valid UTF-8")
