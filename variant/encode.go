@@ -71,7 +71,9 @@ func (e *encoder) header(b []byte, t Type, flags uint32) ([]byte, error) {
 // that are not valid UTF-8 (Godot 3 also holds surrogates and characters
 // beyond U+10FFFF, in the form it writes them; see DecodeRuneGodot3).
 func (e *encoder) checkString(b []byte, t Type, s string) error {
-	if utf8.ValidString(s) || e.Family.ValidString(s) { // valid UTF-8 is valid in every family
+	// utf8.ValidString first, called directly: Family.ValidString is too
+	// large to inline, and the call costs Godot 3 encoding 10-15%.
+	if utf8.ValidString(s) || e.Family.ValidString(s) {
 		return nil
 	}
 	return e.fail(b, t, ErrInvalidValue, ErrCodeInvalidData, "string is not valid UTF-8")

@@ -469,7 +469,7 @@ func basisRows(b Basis) []float64 {
 // is not part of a character as U+FFFD.
 func (w *writer) quote(s string) error {
 	if !w.lenient {
-		if w.g3 && !validGodot3(s) {
+		if w.g3 && !Godot3.ValidString(s) {
 			return errorf("string %q is not one Godot 3 can hold", s)
 		} else if !w.g3 && !utf8.ValidString(s) {
 			return errorf("string %q is not valid UTF-8", s)

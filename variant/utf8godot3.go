@@ -113,18 +113,12 @@ func DecodeStringGodot3(raw []byte) (string, bool) {
 // (surrogates and characters beyond U+10FFFF in the form it writes them,
 // see DecodeRuneGodot3).
 func (f Family) ValidString(s string) bool {
-	if f == Godot3 {
-		return validGodot3(s)
-	}
-	return utf8.ValidString(s)
+	return utf8.ValidString(s) || f == Godot3 && heldByGodot3(s)
 }
 
-// validGodot3 reports whether s is a string Godot 3 can hold, in the form
-// it writes (without overlong forms).
-func validGodot3(s string) bool {
-	if utf8.ValidString(s) {
-		return true
-	}
+// heldByGodot3 reports whether s, which is not valid UTF-8, is a string
+// Godot 3 can hold, in the form it writes (without overlong forms).
+func heldByGodot3(s string) bool {
 	g3, ok := DecodeStringGodot3([]byte(s))
 	return ok && g3 == s
 }
