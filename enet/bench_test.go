@@ -100,7 +100,7 @@ func BenchmarkGoToC(b *testing.B) {
 			flags, _ := benchFlags(kind)
 			c := startC(b, "server", "0", "-sink", "-seconds", "120")
 			var at int
-			port := strings.Fields(c.waitLine(&at, "listening", 10*time.Second))[1]
+			port := strings.Fields(c.Next(&at, "listening", 10*time.Second))[1]
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
 			cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, nil)
@@ -123,7 +123,7 @@ func BenchmarkGoToC(b *testing.B) {
 func benchCSender(b *testing.B, port int, n int, cflags string) float64 {
 	c := startC(b, "client", "127.0.0.1", strconv.Itoa(port), "-channels", "1", "-bench", strconv.Itoa(n), strconv.Itoa(benchPacket), cflags, "-seconds", "120")
 	var at int
-	l := c.waitLine(&at, "bench", 120*time.Second)
+	l := c.Next(&at, "bench", 120*time.Second)
 	secs, err := strconv.ParseFloat(strings.Fields(l)[2], 64)
 	if err != nil {
 		b.Fatal(l)
@@ -155,7 +155,7 @@ func BenchmarkCToC(b *testing.B) {
 			_, cflags := benchFlags(kind)
 			c := startC(b, "server", "0", "-sink", "-seconds", "120")
 			var at int
-			port, _ := strconv.Atoi(strings.Fields(c.waitLine(&at, "listening", 10*time.Second))[1])
+			port, _ := strconv.Atoi(strings.Fields(c.Next(&at, "listening", 10*time.Second))[1])
 			b.SetBytes(benchPacket)
 			b.ReportMetric(benchCSender(b, port, max(b.N, 1000), cflags), "pkt/s")
 		})

@@ -1,18 +1,17 @@
 package enet
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gdvar/gdvar/internal/enginetest"
 )
 
 // The reference ENet C library (Debian's libenet-dev) runs in these tests
@@ -68,95 +67,10 @@ func cpeer(t testing.TB) string {
 	return cpeerPath
 }
 
-// cproc is a running enetpeer.
-type cproc struct {
-	t     testing.TB
-	cmd   *exec.Cmd
-	mu    sync.Mutex
-	lines []string
-	more  chan struct{}
-	done  chan struct{}
-	errb  bytes.Buffer
-}
-
-func startC(t testing.TB, args ...string) *cproc {
+// startC starts the built enetpeer with args.
+func startC(t testing.TB, args ...string) *enginetest.Process {
 	t.Helper()
-	return startCBin(t, cpeer(t), args...)
-}
-
-func startCBin(t testing.TB, bin string, args ...string) *cproc {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	p := &cproc{t: t, more: make(chan struct{}), done: make(chan struct{})}
-	p.cmd = exec.CommandContext(ctx, bin, args...)
-	p.cmd.Stderr = &p.errb
-	out, err := p.cmd.StdoutPipe()
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	if err := p.cmd.Start(); err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	go func() {
-		sc := bufio.NewScanner(out)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.lines = append(p.lines, sc.Text())
-			close(p.more)
-			p.more = make(chan struct{})
-			p.mu.Unlock()
-		}
-		p.cmd.Wait()
-		close(p.done)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-p.done
-	})
-	return p
-}
-
-// waitLine waits for the next line starting with prefix after index
-// *from, and returns it.
-func (p *cproc) waitLine(from *int, prefix string, timeout time.Duration) string {
-	p.t.Helper()
-	deadline := time.After(timeout)
-	for {
-		p.mu.Lock()
-		for ; *from < len(p.lines); *from++ {
-			if strings.HasPrefix(p.lines[*from], prefix) {
-				l := p.lines[*from]
-				*from++
-				p.mu.Unlock()
-				return l
-			}
-		}
-		more := p.more
-		p.mu.Unlock()
-		select {
-		case <-more:
-		case <-p.done:
-			p.mu.Lock()
-			n := len(p.lines)
-			p.mu.Unlock()
-			if *from >= n {
-				p.t.Fatalf("enetpeer ended before printing %q; output %q; stderr %s", prefix, p.output(), p.errb.String())
-			}
-		case <-deadline:
-			p.t.Fatalf("enetpeer printed no %q within %v; output %q", prefix, timeout, p.output())
-		}
-	}
-}
-
-func (p *cproc) output() []string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.lines) > 40 {
-		return append(append([]string(nil), p.lines[:20]...), p.lines[len(p.lines)-20:]...)
-	}
-	return append([]string(nil), p.lines...)
+	return enginetest.Start(t, cpeer(t), args...)
 }
 
 // fnv is the FNV-1a hash enetpeer prints.

@@ -35,7 +35,7 @@ func TestCServerEcho(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			c := startC(t, append([]string{"server", "0", "-echo"}, m.cflags...)...)
 			var at int
-			port := strings.Fields(c.waitLine(&at, "listening", 10*time.Second))[1]
+			port := strings.Fields(c.Next(&at, "listening", 10*time.Second))[1]
 			cfg := m.cfg
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
@@ -47,7 +47,7 @@ func TestCServerEcho(t *testing.T) {
 			if ev := next(t, h, 5*time.Second); ev.Type != EventConnect || ev.Peer != p {
 				t.Fatalf("first event %v", ev.Type)
 			}
-			if l := c.waitLine(&at, "connect", 5*time.Second); l != "connect 42" {
+			if l := c.Next(&at, "connect", 5*time.Second); l != "connect 42" {
 				t.Fatalf("C saw %q", l)
 			}
 			exchangeEcho(t, h, p, m.bigSizes, m.noEmpty)
@@ -189,20 +189,20 @@ func TestCClientSends(t *testing.T) {
 			t.Logf("received %d of %d", seen, tc.n)
 			// Now Go sends to C.
 			var at int
-			c.waitLine(&at, "connect", 5*time.Second)
+			c.Next(&at, "connect", 5*time.Second)
 			for i := 0; i < 10; i++ {
 				b := fill(100+i*5000, uint32(i))
 				if err := p.Send(uint8(i%3), b, Reliable); err != nil {
 					t.Fatal(err)
 				}
-				l := c.waitLine(&at, "receive", 10*time.Second)
+				l := c.Next(&at, "receive", 10*time.Second)
 				want := fmt.Sprintf("receive %d %d %08x 1", i%3, len(b), fnv(b))
 				if l != want {
 					t.Fatalf("C received %q, want %q", l, want)
 				}
 			}
 			p.DisconnectLater(5)
-			if l := c.waitLine(&at, "disconnect", 10*time.Second); l != "disconnect 5" {
+			if l := c.Next(&at, "disconnect", 10*time.Second); l != "disconnect 5" {
 				t.Fatalf("C: %q", l)
 			}
 			if ev := nextOf(t, h, EventDisconnect, 10*time.Second); ev.Peer != p {

@@ -162,7 +162,7 @@ func TestLossyCClientToGo(t *testing.T) {
 func TestLossyGoToCServer(t *testing.T) {
 	c := startC(t, "server", "0", "-echo")
 	var at int
-	port, _ := strconv.Atoi(strings.Fields(c.waitLine(&at, "listening", 10*time.Second))[1])
+	port, _ := strconv.Atoi(strings.Fields(c.Next(&at, "listening", 10*time.Second))[1])
 	r := newRelay(t, &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1), Port: port}, 0.10, 0.05, 8*time.Millisecond)
 	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
 	defer cancel()

@@ -1,6 +1,7 @@
 // Package enginetest runs a real Godot engine from tests: Godot 3 headless
 // (Debian's godot3-server). Tests that use it skip when the engine is not
-// installed; .ci/run installs it.
+// installed; .ci/run installs it. Its Process also runs the other programs
+// tests talk to while they run (Start), such as a C reference peer.
 package enginetest
 
 import (
@@ -41,19 +42,22 @@ func RunGodot3(t testing.TB, script string, args ...string) string {
 	return StartGodot3(t, script, args...).Wait()
 }
 
-// Process is a Godot 3 engine running a script while the test goes on.
+// Process is a program (a Godot 3 engine running a script, or another
+// program) running while the test goes on, whose output lines the test
+// can wait for.
 type Process struct {
 	t      testing.TB
-	name   string
+	name   string // for messages: "Godot 3 (client.gd)"
+	banner bool   // the engine's start-up banner is left out of lines
 	cmd    *exec.Cmd
 	cancel context.CancelFunc
 	stderr bytes.Buffer
 
 	mu    sync.Mutex
-	lines []string      // the script's output so far, banner removed
+	lines []string      // the output so far, without the engine's banner
 	more  chan struct{} // closed and replaced when a line arrives
 	done  chan struct{} // closed when the output has ended
-	err   error         // how the engine ended, once done is closed
+	err   error         // how the program ended, once done is closed
 }
 
 // StartGodot3 starts script as RunGodot3 does, but returns at once, so the
@@ -72,10 +76,26 @@ func StartGodot3(t testing.TB, script string, args ...string) *Process {
 	if err := os.WriteFile(filepath.Join(project, "project.godot"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return start(t, "Godot 3 ("+filepath.Base(script)+")", true, []string{"LANG=en_US.UTF-8", "LC_ALL="},
+		bin, append([]string{"--path", project, "--script", abs}, args...)...)
+}
+
+// Start starts the program bin with args and returns at once, as
+// StartGodot3 does for the engine; the program is killed after 2 minutes
+// or when the test ends.
+func Start(t testing.TB, bin string, args ...string) *Process {
+	t.Helper()
+	return start(t, filepath.Base(bin), false, nil, bin, args...)
+}
+
+func start(t testing.TB, name string, banner bool, env []string, bin string, args ...string) *Process {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	p := &Process{t: t, name: filepath.Base(script), cancel: cancel, more: make(chan struct{}), done: make(chan struct{})}
-	p.cmd = exec.CommandContext(ctx, bin, append([]string{"--path", project, "--script", abs}, args...)...)
-	p.cmd.Env = append(os.Environ(), "LANG=en_US.UTF-8", "LC_ALL=")
+	p := &Process{t: t, name: name, banner: banner, cancel: cancel, more: make(chan struct{}), done: make(chan struct{})}
+	p.cmd = exec.CommandContext(ctx, bin, args...)
+	if env != nil {
+		p.cmd.Env = append(os.Environ(), env...)
+	}
 	p.cmd.Stderr = &p.stderr
 	out, err := p.cmd.StdoutPipe()
 	if err != nil {
@@ -84,7 +104,7 @@ func StartGodot3(t testing.TB, script string, args ...string) *Process {
 	}
 	if err := p.cmd.Start(); err != nil {
 		cancel()
-		t.Fatalf("Godot 3 (%s %s): %v", bin, p.name, err)
+		t.Fatalf("%s: %s: %v", name, bin, err)
 	}
 	t.Cleanup(func() {
 		cancel()
@@ -99,7 +119,7 @@ func (p *Process) read(out io.Reader) {
 	sc.Buffer(nil, 64<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.HasPrefix(line, "Godot Engine v") || line == " " {
+		if p.banner && (strings.HasPrefix(line, "Godot Engine v") || line == " ") {
 			continue // the start-up banner
 		}
 		p.mu.Lock()
@@ -116,17 +136,26 @@ func (p *Process) read(out io.Reader) {
 }
 
 // WaitLine waits, at most timeout, for an output line that starts with
-// prefix and returns it. It fails the test when the engine ends or the time
-// runs out first.
+// prefix and returns it. It fails the test when the program ends or the
+// time runs out first.
 func (p *Process) WaitLine(prefix string, timeout time.Duration) string {
 	p.t.Helper()
-	deadline := time.After(timeout)
 	seen := 0
+	return p.Next(&seen, prefix, timeout)
+}
+
+// Next is WaitLine for the lines after the first *from: it returns the
+// next line that starts with prefix and moves *from past it, so that a
+// test can follow the output line by line.
+func (p *Process) Next(from *int, prefix string, timeout time.Duration) string {
+	p.t.Helper()
+	deadline := time.After(timeout)
 	for {
 		p.mu.Lock()
-		for ; seen < len(p.lines); seen++ {
-			if strings.HasPrefix(p.lines[seen], prefix) {
-				line := p.lines[seen]
+		for ; *from < len(p.lines); *from++ {
+			if strings.HasPrefix(p.lines[*from], prefix) {
+				line := p.lines[*from]
+				*from++
 				p.mu.Unlock()
 				return line
 			}
@@ -139,7 +168,7 @@ func (p *Process) WaitLine(prefix string, timeout time.Duration) string {
 			p.mu.Lock()
 			n := len(p.lines)
 			p.mu.Unlock()
-			if seen == n {
+			if *from >= n {
 				p.fail("ended before printing a line starting with %q", prefix)
 			}
 		case <-deadline:
@@ -174,6 +203,17 @@ func (p *Process) output() string {
 	return strings.Join(p.lines, "\n") + "\n"
 }
 
+// excerpt is the output for a failure message: its first and last 20
+// lines when it is longer.
+func (p *Process) excerpt() string {
+	out := p.output()
+	lines := strings.SplitAfter(out, "\n")
+	if len(lines) <= 41 {
+		return out
+	}
+	return strings.Join(lines[:20], "") + "…\n" + strings.Join(lines[len(lines)-21:], "")
+}
+
 func (p *Process) fail(format string, args ...any) {
 	p.t.Helper()
 	var stderr string
@@ -182,5 +222,5 @@ func (p *Process) fail(format string, args ...any) {
 		stderr = p.stderr.String()
 	default:
 	}
-	p.t.Fatalf("Godot 3 (%s): "+format+"\nstdout:\n%s\nstderr:\n%s", append([]any{p.name}, append(args, p.output(), stderr)...)...)
+	p.t.Fatalf("%s: "+format+"\nstdout:\n%s\nstderr:\n%s", append([]any{p.name}, append(args, p.excerpt(), stderr)...)...)
 }
