@@ -83,6 +83,37 @@ type step struct {
 type structInfo struct {
 	fields []*field
 	byName map[string]*field
+	keys   []fieldKey // by position, as fields
+}
+
+// fieldKey is what decoding needs to recognise, in two word compares,
+// the key of a field stored exactly as the engine writes it: the String's
+// header and length (head), then its bytes and zero padding (tail, when
+// they fit in 8 bytes; else rest). decStruct compares them inline.
+type fieldKey struct {
+	head uint64
+	tail uint64
+	n    int    // the length of the encoded key; 0 when the name is not clean
+	rest string // the bytes after head, when more than 8
+	f    *field
+}
+
+// newFieldKey returns the fieldKey of f.
+func newFieldKey(f *field) fieldKey {
+	k := fieldKey{f: f}
+	if !f.clean {
+		return k
+	}
+	k.n, k.head = len(f.key), wire.U64(f.key)
+	switch rest := f.key[8:]; len(rest) {
+	case 4:
+		k.tail = uint64(wire.U32(rest))
+	case 8:
+		k.tail = wire.U64(rest)
+	default:
+		k.rest = string(rest)
+	}
+	return k
 }
 
 // fieldPtr returns the address of f in the struct at p for reading, or nil
@@ -260,6 +291,7 @@ func (bd *builder) structFields(t reflect.Type) *structInfo {
 		f.clean = f.utf8OK && !strings.ContainsRune(f.name, 0) && !strings.HasPrefix(f.name, "\uFEFF")
 		f.fast = fastKindOf(f.typ)
 		info.byName[f.name] = f
+		info.keys = append(info.keys, newFieldKey(f))
 	}
 	return info
 }

@@ -86,10 +86,12 @@ func scalarOf(v variant.Value) scalar {
 
 // scalarCodec returns the decoder and the filler of a Go type that takes
 // scalars, both deciding through put.
+//
+//go:noinline
 func scalarCodec(put putFunc) (decFunc, fillFunc) {
 	dec := func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.QuickHead(off, depth)
-		s := scalar{t: variant.Type(uint8(h))}
+		h, t, ok := d.QuickHead(off, depth)
+		s := scalar{t: t}
 		if !ok {
 			var err error
 			if h, s.t, err = d.Head(off, depth); err != nil {
@@ -109,6 +111,7 @@ func scalarCodec(put putFunc) (decFunc, fillFunc) {
 	return dec, fill
 }
 
+//go:noinline
 func putBool(t reflect.Type) putFunc {
 	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		switch s.t {
@@ -196,6 +199,7 @@ func (d *decodeState) stringOf(raw []byte) string {
 	return d.chunks.String(raw)
 }
 
+//go:noinline
 func putString(t reflect.Type) putFunc {
 	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		switch s.t {
@@ -256,6 +260,7 @@ func parseTime(s string) (time.Time, error) {
 	return time.Parse(timeLayouts[0], s)
 }
 
+//go:noinline
 func putText(t reflect.Type) putFunc {
 	return func(d *decodeState, off int, s scalar, p unsafe.Pointer) error {
 		switch s.t {
@@ -295,6 +300,8 @@ func fillUnsupported(t reflect.Type) fillFunc {
 // fillModel stores a Value into a model type: assign's rules, which are
 // decReals' and decInt32s' too (the same Variant type is stored, Nil
 // leaves the value alone, anything else is a mismatch).
+//
+//go:noinline
 func fillModel(t reflect.Type) fillFunc {
 	return func(d *decodeState, v variant.Value, off int, p unsafe.Pointer) error {
 		return d.assign(off, t, p, v)
@@ -591,6 +598,7 @@ func (d *decodeState) hashableKey(t reflect.Type, kv reflect.Value, kwt variant.
 	return nil
 }
 
+//go:noinline
 func fillMap(c, kc, vc *codec) fillFunc {
 	t := c.typ
 	return func(d *decodeState, v variant.Value, off int, p unsafe.Pointer) error {
@@ -687,6 +695,7 @@ func fieldErr(err error, f *field, key structKey) error {
 	return prefix(err, "."+f.name, seg)
 }
 
+//go:noinline
 func fillStruct(c *codec, info *structInfo) fillFunc {
 	t := c.typ
 	return func(d *decodeState, v variant.Value, off int, p unsafe.Pointer) error {

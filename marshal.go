@@ -403,6 +403,7 @@ var mathLayouts = map[variant.Type]*mathLayout{
 	variant.TypeColor:       {variant.TypeColor, seq(4, 4)},
 }
 
+//go:noinline
 func encReals(l *mathLayout) encFunc {
 	if l.t == variant.TypeVector2 {
 		return func(e *encodeState, b []byte, p unsafe.Pointer, _ int) ([]byte, error) {
@@ -431,6 +432,7 @@ func encReals(l *mathLayout) encFunc {
 	}
 }
 
+//go:noinline
 func encInt32s(l *mathLayout) encFunc {
 	return func(e *encodeState, b []byte, p unsafe.Pointer, _ int) ([]byte, error) {
 		b, err := e.header(b, l.t, 0)
@@ -707,6 +709,8 @@ func encInterface(t reflect.Type) encFunc {
 
 // encStruct writes a struct as a Dictionary with its fields' keys in field
 // order, as GDScript writes the dictionary literal with the same keys.
+//
+//go:noinline
 func encStruct(info *structInfo) encFunc {
 	fields := info.fields
 	return func(e *encodeState, b []byte, p unsafe.Pointer, depth int) ([]byte, error) {

@@ -188,11 +188,11 @@ func (d *decodeState) assign(off int, t reflect.Type, p unsafe.Pointer, v varian
 	return nil
 }
 
+//go:noinline
 func decReals(t reflect.Type, l *mathLayout) decFunc {
 	n := len(l.offs)
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.QuickHead(off, depth)
-		wt := variant.Type(uint8(h))
+		h, wt, ok := d.QuickHead(off, depth)
 		if !ok {
 			var err error
 			if h, wt, err = d.Head(off, depth); err != nil {
@@ -488,12 +488,18 @@ func packedReals[V variant.Vector2 | variant.Vector3 | variant.Vector4](pt varia
 
 // decElems returns the decoder of an Array (header h at off) into a slice
 // (fixed < 0) or into a Go array of fixed elements, at p.
+//
+//go:noinline
 func decElems(c, ec *codec) func(d *decodeState, off int, h uint32, p unsafe.Pointer, fixed, depth int) (int, error) {
 	t := c.typ
 	return func(d *decodeState, off int, h uint32, p unsafe.Pointer, fixed, depth int) (int, error) {
-		ct, n, q, err := d.ArrayHead(off, h)
-		if err != nil {
-			return 0, err
+		var ct variant.ContainerType
+		var err error
+		n, q, ok := d.QuickContainerHead(off, h)
+		if !ok {
+			if ct, n, q, err = d.ArrayHead(off, h); err != nil {
+				return 0, err
+			}
 		}
 		q += 4
 		typed := ct.IsTyped()
@@ -632,6 +638,7 @@ func nilable(t reflect.Type) bool {
 	return false
 }
 
+//go:noinline
 func decMap(c, kc, vc *codec) decFunc {
 	t := c.typ
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
@@ -744,12 +751,12 @@ func (d *decodeState) typedKey(kt variant.ContainerType, q, i, depth int) (varia
 	return key, true, next, nil
 }
 
+//go:noinline
 func decStruct(c *codec, info *structInfo) decFunc {
 	t := c.typ
-	fields := info.fields
+	keys := info.keys
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
-		h, ok := d.QuickHead(off, depth)
-		wt := variant.Type(uint8(h))
+		h, wt, ok := d.QuickHead(off, depth)
 		if !ok {
 			var err error
 			if h, wt, err = d.Head(off, depth); err != nil {
@@ -762,9 +769,13 @@ func decStruct(c *codec, info *structInfo) decFunc {
 			}
 			return 0, d.mismatch(off, wt, t)
 		}
-		kt, _, n, countAt, err := d.DictHead(off, h)
-		if err != nil {
-			return 0, err
+		var kt variant.ContainerType
+		var err error
+		n, countAt, ok := d.QuickContainerHead(off, h)
+		if !ok {
+			if kt, _, n, countAt, err = d.DictHead(off, h); err != nil {
+				return 0, err
+			}
 		}
 		q := countAt + 4
 		guess := 0
@@ -777,10 +788,22 @@ func decStruct(c *codec, info *structInfo) decFunc {
 			var key structKey
 			// The common case first: the key after the last one, stored
 			// exactly as the engine writes it.
-			if plain && guess < len(fields) && fields[guess].clean {
-				if k := fields[guess].key; q+len(k) <= len(d.b) && string(d.b[q:q+len(k)]) == string(k) {
-					f = fields[guess]
-					q += len(k)
+			if plain && guess < len(keys) {
+				b := d.b
+				if k := &keys[guess]; k.n != 0 && q+k.n <= len(b) && wire.U64(b[q:]) == k.head {
+					var ok bool
+					switch k.n {
+					case 12:
+						ok = uint64(wire.U32(b[q+8:])) == k.tail
+					case 16:
+						ok = wire.U64(b[q+8:]) == k.tail
+					default:
+						ok = string(b[q+8:q+k.n]) == k.rest
+					}
+					if ok {
+						f = k.f
+						q += k.n
+					}
 				}
 			}
 			if f == nil {

@@ -148,12 +148,7 @@ func (d *decoder) i32s(p int, dst []int32) {
 // small, so the cost per level stays the same. The other types are decoded
 // by leaf, whose frame is larger.
 func (d *decoder) value(off, depth int) (Value, int, error) {
-	h, ok := d.QuickHead(off, depth)
-	t := Type(uint8(h))
-	if !ok && depth <= d.maxDepth && off+4 <= len(d.b) { // Godot 3 type numbers
-		h = wire.U32(d.b[off:])
-		t, ok = TypeFromID(d.fam, uint8(h))
-	}
+	h, t, ok := d.QuickHead(off, depth)
 	if !ok {
 		var err error
 		if h, t, err = d.Head(off, depth); err != nil {

@@ -32,6 +32,7 @@ type Reader struct {
 	b            []byte
 	fam          Family
 	ff           FamilyFacts
+	types        *[256]Type // the family's type of each type byte
 	allowObjects bool
 	strict       bool
 	zeroCopy     bool
@@ -48,7 +49,7 @@ type Reader struct {
 // Reader returns a Reader of b with the mode's options.
 func (m *DecMode) Reader(b []byte) Reader {
 	o := &m.opts
-	return Reader{b: b, fam: o.Family, ff: o.Family.Facts(), allowObjects: o.AllowObjects, strict: o.Strict, zeroCopy: o.ZeroCopy,
+	return Reader{b: b, fam: o.Family, ff: o.Family.Facts(), types: idTable(o.Family), allowObjects: o.AllowObjects, strict: o.Strict, zeroCopy: o.ZeroCopy,
 		maxDepth: o.MaxDepth, maxElements: int64(o.MaxElements), valuesLeft: -1, budget: int64(len(b) / 8),
 		keys: m.keys, classes: o.Classes, scripts: o.Scripts}
 }
@@ -130,15 +131,16 @@ func (r *Reader) Reserve(n int64) int {
 	return int(c)
 }
 
-// QuickHead is Head's common case, small enough to inline: Godot 4 data,
-// within the depth limit, header present, type byte valid (the type is
-// then uint8(h)). When it reports false, Head decides.
-func (r *Reader) QuickHead(off, depth int) (uint32, bool) {
-	if depth <= r.maxDepth && off+4 <= len(r.b) && r.ff.NativeIDs {
+// QuickHead is Head's common case, small enough to inline: within the
+// depth limit, header present, type byte valid. It returns the header word
+// and the type; when it reports false, Head decides.
+func (r *Reader) QuickHead(off, depth int) (uint32, Type, bool) {
+	if depth <= r.maxDepth && off+4 <= len(r.b) {
 		h := wire.U32(r.b[off:])
-		return h, uint8(h) < uint8(TypeCount)
+		t := r.types[uint8(h)]
+		return h, t, t != TypeUnknown
 	}
-	return 0, false
+	return 0, TypeUnknown, false
 }
 
 // Head checks the depth of the value at off, nested depth deep, and reads
@@ -152,8 +154,8 @@ func (r *Reader) Head(off, depth int) (uint32, Type, error) {
 		return 0, TypeUnknown, r.Fail(off, TypeUnknown, ErrTruncated, ErrCodeInvalidData, "no room for the header")
 	}
 	h := wire.U32(r.b[off:])
-	t, ok := TypeFromID(r.fam, uint8(h))
-	if !ok {
+	t := r.types[uint8(h)]
+	if t == TypeUnknown {
 		return 0, TypeUnknown, r.Fail(off, TypeUnknown, ErrInvalidType, ErrCodeInvalidData,
 			"type byte "+strconv.Itoa(int(uint8(h))))
 	}
@@ -508,6 +510,23 @@ func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err
 	}
 	n, err = r.ContainerCount(off, q, t)
 	return elem, n, q, err
+}
+
+// QuickContainerHead is ArrayHead's and DictHead's common case, small
+// enough to inline: an untyped container (header h at off) whose count is
+// there and within MaxElements, read without a DecodeBudget. It returns
+// the count and its offset q; when it reports false, ArrayHead or
+// DictHead decides.
+func (r *Reader) QuickContainerHead(off int, h uint32) (n, q int, ok bool) {
+	q = off + 4
+	if (h&(0xF<<wire.ArrayTypeShift) == 0 || !r.ff.TypedContainers) && q+4 <= len(r.b) && r.valuesLeft < 0 {
+		n = int(wire.U32(r.b[q:]) & wire.CountMask)
+		if e := r.elements + int64(n); r.maxElements <= 0 || e <= r.maxElements {
+			r.elements = e
+			return n, q, true
+		}
+	}
+	return 0, 0, false
 }
 
 // DictHead reads the head of a Dictionary whose header h is at off: its

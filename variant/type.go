@@ -152,16 +152,31 @@ func (t Type) ID(f Family) (uint8, bool) {
 
 // TypeFromID returns the type that id stands for on the wire in family f.
 func TypeFromID(f Family, id uint8) (Type, bool) {
-	if f == Godot3 {
-		if int(id) < len(types3) {
-			return types3[id], true
+	t := idTable(f)[id]
+	return t, t != TypeUnknown
+}
+
+// typesByID maps every type byte to its type in Godot 4 ([0]) and Godot 3
+// ([1]); TypeUnknown for a byte that names no type.
+var typesByID = func() (m [2][256]Type) {
+	for id := range 256 {
+		m[0][id], m[1][id] = TypeUnknown, TypeUnknown
+		if Type(id) < TypeCount {
+			m[0][id] = Type(id)
 		}
-		return TypeUnknown, false
+		if id < len(types3) {
+			m[1][id] = types3[id]
+		}
 	}
-	if Type(id) < TypeCount {
-		return Type(id), true
+	return m
+}()
+
+// idTable returns the type of every type byte in family f.
+func idTable(f Family) *[256]Type {
+	if f == Godot3 {
+		return &typesByID[1]
 	}
-	return TypeUnknown, false
+	return &typesByID[0]
 }
 
 // Name returns the name GDScript of family f uses for t: for Godot 3,
