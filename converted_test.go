@@ -18,7 +18,7 @@ import (
 func typedKeyDict(t testing.TB, key variant.Type, kv ...variant.Value) []byte {
 	t.Helper()
 	empty := variant.NewDictionary(0)
-	empty.KeyType = variant.Typed(key)
+	empty.SetTypes(variant.Typed(key), variant.ContainerType{})
 	head := enc(t, empty)[:8:8]
 	return append(head, enc(t, dict(kv...))[4:]...)
 }

@@ -226,8 +226,7 @@ func refMap(v reflect.Value, o refOptions) (variant.Value, error) {
 	})
 	d := variant.NewDictionary(len(entries))
 	if o.typed {
-		d.KeyType = variant.Typed(refType(kt, o))
-		d.ValueType = variant.Typed(refType(v.Type().Elem(), o))
+		d.SetTypes(variant.Typed(refType(kt, o)), variant.Typed(refType(v.Type().Elem(), o)))
 	}
 	for _, e := range entries {
 		val, err := ref(v.MapIndex(e.k), o)

@@ -136,7 +136,7 @@ func addFuzzSeeds(f *testing.F) {
 	f.Add(typedArray(f, variant.TypeVector2, variant.Vector2i{X: 1}, nil, variant.Vector2{Y: 1}))
 	f.Add(typedArray(f, variant.TypeObject, nil, variant.ObjectID(3), variant.Int(1)))
 	td := variant.NewDictionary(1)
-	td.KeyType = variant.Typed(variant.TypeStringName)
+	td.SetTypes(variant.Typed(variant.TypeStringName), variant.ContainerType{})
 	td.Set(variant.StringName("id"), variant.Int(3))
 	tb, _ := variant.Encode(td)
 	plain, _ := variant.Encode(dict(variant.String("id"), variant.Int(5), variant.Int(7), variant.Int(8), variant.String("name"), variant.String("n")))

@@ -382,7 +382,7 @@ func TestUnmarshalTypedContainers(t *testing.T) {
 	// A typed Dictionary whose key the engine converts: a StringName key
 	// in a Dictionary[String, int] still names the field.
 	typedDict := variant.NewDictionary(1)
-	typedDict.KeyType = variant.Typed(variant.TypeStringName)
+	typedDict.SetTypes(variant.Typed(variant.TypeStringName), variant.ContainerType{})
 	typedDict.Set(variant.StringName("id"), variant.Int(3))
 	tb := enc(t, typedDict)
 	var p Player
@@ -713,7 +713,7 @@ func TestUnmarshalTypedNestingIsLinear(t *testing.T) {
 // the limit variant just accepts, Unmarshal accepts; one less, it refuses.
 func TestUnmarshalElementBudget(t *testing.T) {
 	typedKeys := variant.NewDictionary(1)
-	typedKeys.KeyType = variant.Typed(variant.TypeStringName)
+	typedKeys.SetTypes(variant.Typed(variant.TypeStringName), variant.ContainerType{})
 	typedKeys.Set(variant.StringName("id"), variant.Int(3))
 	tk := enc(t, typedKeys)
 	plain := enc(t, dict(S("id"), variant.Int(5), S("extra"), arr(variant.Int(1), variant.Int(2)), variant.Int(7), variant.PackedInt32Array{1, 2}))

@@ -459,7 +459,7 @@ func (w *writer) typed(v variant.Value, depth int, p *variant.Path) error {
 			for _, f := range []struct {
 				name string
 				ct   variant.ContainerType
-			}{{"key_type", x.KeyType}, {"value_type", x.ValueType}} {
+			}{{"key_type", x.KeyType()}, {"value_type", x.ValueType()}} {
 				t, err := w.containerType(f.ct, p)
 				if err != nil {
 					return err

@@ -407,13 +407,15 @@ func (t *native) dictionary(n *node, depth int, p *variant.Path) (variant.Value,
 	if len(args)%2 != 0 {
 		return nil, t.fail(n, p.Add(".args"), "a Dictionary takes an even number of args, got "+strconv.Itoa(len(args)))
 	}
-	d := variant.NewDictionary(len(args) / 2)
-	if d.KeyType, err = t.containerType(n, "key_type", p); err != nil {
+	kt, err := t.containerType(n, "key_type", p)
+	if err != nil {
 		return nil, err
 	}
-	if d.ValueType, err = t.containerType(n, "value_type", p); err != nil {
+	vt, err := t.containerType(n, "value_type", p)
+	if err != nil {
 		return nil, err
 	}
+	d := variant.NewTypedDictionary(kt, vt, len(args)/2)
 	for i := 0; i < len(args); i += 2 {
 		k, err := t.value(args[i], depth+1, p.Add("{key "+strconv.Itoa(i/2)+"}"))
 		if err != nil {
@@ -423,11 +425,11 @@ func (t *native) dictionary(n *node, depth int, p *variant.Path) (variant.Value,
 		if err != nil {
 			return nil, err
 		}
-		if d.KeyType.IsTyped() && !fits(k, d.KeyType) {
-			return nil, t.fail(args[i], p.Add("{key "+strconv.Itoa(i/2)+"}"), "a "+variant.TypeOf(k).String()+" key in a Dictionary["+typeName(d.KeyType)+", …]")
+		if d.KeyType().IsTyped() && !fits(k, d.KeyType()) {
+			return nil, t.fail(args[i], p.Add("{key "+strconv.Itoa(i/2)+"}"), "a "+variant.TypeOf(k).String()+" key in a Dictionary["+typeName(d.KeyType())+", …]")
 		}
-		if d.ValueType.IsTyped() && !fits(v, d.ValueType) {
-			return nil, t.fail(args[i+1], p.Add(variant.KeySeg(k)), "a "+variant.TypeOf(v).String()+" value in a Dictionary[…, "+typeName(d.ValueType)+"]")
+		if d.ValueType().IsTyped() && !fits(v, d.ValueType()) {
+			return nil, t.fail(args[i+1], p.Add(variant.KeySeg(k)), "a "+variant.TypeOf(v).String()+" value in a Dictionary[…, "+typeName(d.ValueType())+"]")
 		}
 		d.Set(k, v)
 	}

@@ -99,12 +99,12 @@ var formatTests = []struct {
 	{dict(variant.String("b"), variant.Int(1), variant.String("a"), variant.NewArray()), `{ "b": 1, "a": [] }`, `{ "b": 1, "a": [  ] }`},
 	{func() variant.Value {
 		d := dict(variant.String("a"), variant.Int(1))
-		d.KeyType, d.ValueType = variant.Typed(variant.TypeString), variant.Typed(variant.TypeInt)
+		d.SetTypes(variant.Typed(variant.TypeString), variant.Typed(variant.TypeInt))
 		return d
 	}(), `Dictionary[String, int]({ "a": 1 })`, ""},
 	{func() variant.Value {
 		d := dict(variant.String("a"), variant.Int(1))
-		d.ValueType = variant.Typed(variant.TypeInt)
+		d.SetTypes(variant.ContainerType{}, variant.Typed(variant.TypeInt))
 		return d
 	}(), `Dictionary[Variant, int]({ "a": 1 })`, ""},
 	{variant.PackedByteArray{0, 255}, "PackedByteArray(0, 255)", "PoolByteArray( 0, 255 )"},

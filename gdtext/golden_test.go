@@ -170,7 +170,7 @@ func similar(a, b variant.Value, fam variant.Family) bool {
 	switch x := a.(type) {
 	case *variant.Dictionary:
 		y, ok := b.(*variant.Dictionary)
-		if !ok || x.Len() != y.Len() || x.KeyType != y.KeyType || x.ValueType != y.ValueType {
+		if !ok || x.Len() != y.Len() || x.KeyType() != y.KeyType() || x.ValueType() != y.ValueType() {
 			return false
 		}
 		for _, e := range x.Entries() {

@@ -1318,8 +1318,7 @@ func (p *parser) typedDictionary(t token, depth int) (variant.Value, error) {
 	if _, err := p.expect(tLBrace, "'{'"); err != nil {
 		return nil, err
 	}
-	d := variant.NewDictionary(0)
-	d.KeyType, d.ValueType = kt, vt
+	d := variant.NewTypedDictionary(kt, vt, 0)
 	if err := p.dictBody(d, depth); err != nil {
 		return nil, err
 	}

@@ -71,7 +71,7 @@ var parseTests = []struct {
 	{4, `Array[Resource("uid://abc", "res://a.gd")]([])`, &variant.Array{Elem: variant.ContainerType{Kind: variant.Script, Builtin: variant.TypeObject, Name: "res://a.gd"}}},
 	{4, "Dictionary[String, int]({\n\"a\": 1\n})", func() variant.Value {
 		d := dict(variant.String("a"), variant.Int(1))
-		d.KeyType, d.ValueType = variant.Typed(variant.TypeString), variant.Typed(variant.TypeInt)
+		d.SetTypes(variant.Typed(variant.TypeString), variant.Typed(variant.TypeInt))
 		return d
 	}()},
 

@@ -301,13 +301,13 @@ func (c *converter) array(a *variant.Array, p *variant.Path, depth int) (variant
 
 func (c *converter) dictionary(d *variant.Dictionary, p *variant.Path, depth int) (variant.Value, error) {
 	out := variant.NewDictionary(d.Len())
-	if d != nil && (d.KeyType.IsTyped() || d.ValueType.IsTyped()) {
+	if d != nil && (d.KeyType().IsTyped() || d.ValueType().IsTyped()) {
 		// One check (and one warning) for both types.
 		if _, err := c.containerType(variant.Typed(variant.TypeInt), p, d); err != nil {
 			return nil, err
 		}
 		if c.to == variant.Godot4 {
-			out.KeyType, out.ValueType = d.KeyType, d.ValueType
+			out.SetTypes(d.KeyType(), d.ValueType())
 		}
 	}
 	for i, e := range d.Entries() {

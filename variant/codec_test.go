@@ -91,7 +91,7 @@ var exactCases = []struct {
 	{"typed Array[String]", Godot4, Single, &Array{Elem: Typed(TypeString), Values: []Value{String("a")}},
 		"1c000100 04000000 01000000 04000000 01000000 61000000"},
 	{"typed Dictionary[String,int]", Godot4, Single, func() Value {
-		d := &Dictionary{KeyType: Typed(TypeString), ValueType: Typed(TypeInt)}
+		d := NewTypedDictionary(Typed(TypeString), Typed(TypeInt), 0)
 		d.Set(String("a"), Int(1))
 		return d
 	}(), "1b000500 04000000 02000000 01000000 04000000 01000000 61000000 02000000 01000000"},
@@ -205,7 +205,7 @@ func TestGodot3Numbering(t *testing.T) {
 
 func TestVersionGates(t *testing.T) {
 	typedArr := &Array{Elem: Typed(TypeInt)}
-	typedDict := &Dictionary{KeyType: Typed(TypeString)}
+	typedDict := NewTypedDictionary(Typed(TypeString), ContainerType{}, 0)
 	cases := []struct {
 		v       Value
 		version Version

@@ -118,7 +118,20 @@ type decoder struct {
 	sawWide     bool                     // a double-precision math value was read
 	interned    [maxInterned]internEntry // Dictionary key strings
 	internCount int
-	nextIntern  int // the entry after the last one found: records repeat their keys in order
+	nextIntern  int        // the entry after the last one found: records repeat their keys in order
+	types       *dictTypes // the types of the last typed Dictionary, shared with the next ones alike
+}
+
+// dictTypes returns the types of a decoded Dictionary typed kt, vt: nil
+// when untyped, else those of the last typed Dictionary when the same.
+func (d *decoder) dictTypes(kt, vt ContainerType) *dictTypes {
+	if !kt.IsTyped() && !vt.IsTyped() {
+		return nil
+	}
+	if t := d.types; t == nil || t.key != kt || t.value != vt {
+		d.types = newDictTypes(kt, vt)
+	}
+	return d.types
 }
 
 // reals reads len(dst) real components at p, float64 when wide.
@@ -561,14 +574,16 @@ func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
 	dict := d.newDictionary(count)
 	var err error
 	var n, q int
-	if dict.KeyType, dict.ValueType, n, q, err = d.DictHead(off, h); err != nil {
+	var kt, vt ContainerType
+	if kt, vt, n, q, err = d.DictHead(off, h); err != nil {
 		return nil, 0, err
 	}
+	dict.types = d.dictTypes(kt, vt)
 	q += 4
 	if dict.entries == nil {
 		dict.entries = d.entrySlice(d.Reserve(int64(min(n, max(d.rem(q), 0)/8))))
 	}
-	q, err = d.entries(dict, 0, n, q, depth, entryState{cached: !dict.KeyType.IsTyped()})
+	q, err = d.entries(dict, 0, n, q, depth, entryState{cached: !kt.IsTyped()})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -608,9 +623,9 @@ func (d *decoder) add(dict *Dictionary, k, v Value, class int, st *entryState) {
 		return
 	}
 	st.cached = false
-	if dict.KeyType.IsTyped() {
+	if kt := dict.KeyType(); kt.IsTyped() {
 		var ok bool
-		if k, ok = Conform(k, dict.KeyType); !ok {
+		if k, ok = Conform(k, kt); !ok {
 			return // the engine drops entries whose key its typed dictionary refuses
 		}
 	}
@@ -634,7 +649,7 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	}
 	if m != n || kt.IsTyped() || class < 0 || d.arena.misses[class] >= missLimit {
 		dict := d.newDictionary(n)
-		dict.KeyType, dict.ValueType = kt, vt
+		dict.types = d.dictTypes(kt, vt)
 		if dict.entries == nil {
 			dict.entries = d.entrySlice(d.Reserve(int64(min(m, max(d.rem(q), 0)/8))))
 		}
@@ -642,9 +657,7 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	}
 	first := class
 	dict := d.arena.headers.take()
-	if vt.IsTyped() {
-		dict.ValueType = vt
-	}
+	dict.types = d.dictTypes(kt, vt)
 	b := &d.arena.blk
 	es := unsafe.Slice((*Entry)(b.take(4*n)), n)
 	lo, hi := b.lo, b.hi
@@ -758,6 +771,21 @@ type internEntry struct {
 	raw   []byte
 	value Value
 	class uint8
+	// The key's bytes as first seen, for the common case of a key of at
+	// most 8 bytes repeated byte for byte: size (12 or 16; else 0) bytes
+	// whose first 8 are head and the rest tail.
+	size       int
+	head, tail uint64
+}
+
+// quick sets e's size, head and tail from the key at off, n bytes long.
+func (e *internEntry) quick(b []byte, off, n int) {
+	switch size := 8 + n + wire.Pad4(n); size {
+	case 12:
+		e.size, e.head, e.tail = size, wire.U64(b[off:]), uint64(wire.U32(b[off+8:]))
+	case 16:
+		e.size, e.head, e.tail = size, wire.U64(b[off:]), wire.U64(b[off+8:])
+	}
 }
 
 // key decodes a Dictionary key. String keys repeat across dictionaries
@@ -768,6 +796,16 @@ type internEntry struct {
 // cache; keys of different classes are different.
 func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 	b := d.b
+	if i := d.nextIntern; i < d.internCount && depth <= d.maxDepth {
+		// The key after the last one, byte for byte as then.
+		e := &d.interned[i]
+		if e.size != 0 && off+e.size <= len(b) && wire.U64(b[off:]) == e.head {
+			if e.size == 12 && uint64(wire.U32(b[off+8:])) == e.tail || e.size == 16 && wire.U64(b[off+8:]) == e.tail {
+				d.nextIntern = i + 1
+				return e.value, off + e.size, int(e.class), nil
+			}
+		}
+	}
 	if depth <= d.maxDepth && len(b)-off >= 8 && b[off] == byte(TypeString) {
 		n := int(int32(wire.U32(b[off+4:])))
 		end := off + 8 + n
@@ -803,7 +841,8 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 					break
 				}
 			}
-			d.interned[d.internCount] = internEntry{raw, v, c}
+			d.interned[d.internCount] = internEntry{raw: raw, value: v, class: c}
+			d.interned[d.internCount].quick(b, off, n)
 			d.internCount++
 			return v, next, int(c), nil
 		}

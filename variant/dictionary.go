@@ -18,15 +18,63 @@ import (
 // whole content. A key must not be modified while it is in a
 // Dictionary (as a Go map key cannot be).
 //
-// Reading a Dictionary (Get, Len, Entries, All) from several goroutines at
-// once is safe; a Dictionary is not safe for concurrent use when one
-// goroutine modifies it.
+// A typed Dictionary (Godot 4.4+) says so through KeyType and ValueType,
+// and SetTypes makes one; the zero Dictionary is untyped.
+//
+// Reading a Dictionary (Get, Len, Entries, All, KeyType, ValueType) from
+// several goroutines at once is safe; a Dictionary is not safe for
+// concurrent use when one goroutine modifies it.
 type Dictionary struct {
-	KeyType   ContainerType
-	ValueType ContainerType
-
+	types   *dictTypes // nil when untyped; never modified once set
 	entries []Entry
 	index   *keyIndex // exactly when needsIndex, or inBlock
+}
+
+// dictTypes are a typed Dictionary's key and value types. They sit behind
+// a pointer, shared by Dictionaries of the same types, so that the
+// Dictionary itself stays small: a decoded message of many small
+// Dictionaries is mostly their headers and entries.
+type dictTypes struct{ key, value ContainerType }
+
+// KeyType returns the type of the Dictionary's keys; untyped (the zero
+// ContainerType) unless the Dictionary is typed.
+func (d *Dictionary) KeyType() ContainerType {
+	if d == nil || d.types == nil {
+		return ContainerType{}
+	}
+	return d.types.key
+}
+
+// ValueType returns the type of the Dictionary's values; untyped (the zero
+// ContainerType) unless the Dictionary is typed.
+func (d *Dictionary) ValueType() ContainerType {
+	if d == nil || d.types == nil {
+		return ContainerType{}
+	}
+	return d.types.value
+}
+
+// SetTypes makes the Dictionary typed, with keys of type key and values of
+// type value, as the engine's Dictionary[key, value]; with two untyped
+// ContainerTypes it makes it untyped. It does not check or convert the
+// entries already there: the encoder writes the types as they are.
+func (d *Dictionary) SetTypes(key, value ContainerType) {
+	d.types = newDictTypes(key, value)
+}
+
+// newDictTypes returns the types of a Dictionary typed key, value, or nil
+// when both are untyped.
+func newDictTypes(key, value ContainerType) *dictTypes {
+	if !key.IsTyped() && !value.IsTyped() {
+		return nil
+	}
+	if !key.IsTyped() {
+		key = ContainerType{}
+	}
+	if !value.IsTyped() {
+		value = ContainerType{}
+	}
+	return &dictTypes{key, value}
 }
 
 // inBlock, as a Dictionary's index, says that its entries are in a decode
@@ -65,6 +113,14 @@ const linearMax = 16
 // NewDictionary returns an empty untyped Dictionary with room for n entries.
 func NewDictionary(n int) *Dictionary {
 	return &Dictionary{entries: make([]Entry, 0, n)}
+}
+
+// NewTypedDictionary returns an empty Dictionary typed key, value (see
+// SetTypes) with room for n entries.
+func NewTypedDictionary(key, value ContainerType, n int) *Dictionary {
+	d := NewDictionary(n)
+	d.SetTypes(key, value)
+	return d
 }
 
 // Len returns the number of entries; a nil *Dictionary has none.

@@ -235,7 +235,7 @@ func shape(v Value, enc *EncMode) string {
 			}
 			sb.WriteString("]")
 		case *Dictionary:
-			sb.WriteString(encoded(&Dictionary{KeyType: x.KeyType, ValueType: x.ValueType}) + "{")
+			sb.WriteString(encoded(NewTypedDictionary(x.KeyType(), x.ValueType(), 0)) + "{")
 			for k, e := range x.All() {
 				walk(k)
 				sb.WriteString(": ")

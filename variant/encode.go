@@ -534,7 +534,7 @@ func (e *encoder) dictionary(b []byte, d *Dictionary, depth int) ([]byte, error)
 	t := TypeDictionary
 	var kt, vt ContainerType
 	if d != nil {
-		kt, vt = d.KeyType, d.ValueType
+		kt, vt = d.KeyType(), d.ValueType()
 	}
 	typed := (kt.IsTyped() && !(kt.Kind == Builtin && kt.Builtin == TypeNil)) ||
 		(vt.IsTyped() && !(vt.Kind == Builtin && vt.Builtin == TypeNil))

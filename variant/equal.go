@@ -56,7 +56,7 @@ func equal(a, b Value, asKey bool) bool {
 		if x.Len() != y.Len() {
 			return false
 		}
-		if x != nil && y != nil && (x.KeyType != y.KeyType || x.ValueType != y.ValueType) {
+		if x != nil && y != nil && (x.KeyType() != y.KeyType() || x.ValueType() != y.ValueType()) {
 			return false
 		}
 		xe, ye := x.view(), y.view()

@@ -130,8 +130,8 @@ func (k *keyHasher) value(v Value) {
 		if n == 0 {
 			return // a nil Dictionary equals every empty one, typed or not
 		}
-		k.container(v.KeyType)
-		k.container(v.ValueType)
+		k.container(v.KeyType())
+		k.container(v.ValueType())
 		for i, e := range v.entries {
 			k.word(v.keyHash(i))
 			k.value(e.Value)

@@ -264,7 +264,7 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{PackedFloat64Array{negZero}, PackedFloat64Array{0}},
 		{(*Array)(nil), &Array{}},
 		{(*Dictionary)(nil), NewDictionary(0)},
-		{(*Dictionary)(nil), &Dictionary{KeyType: Typed(TypeInt)}},
+		{(*Dictionary)(nil), NewTypedDictionary(Typed(TypeInt), ContainerType{}, 0)},
 		{&Array{Values: []Value{String("x"), Float(negZero)}}, &Array{Values: []Value{StringName("x"), Float(0)}}},
 		{dictOf(String("k"), String("v")), dictOf(StringName("k"), StringName("v"))},
 		{big(func(j int) Value { return String(strconv.Itoa(j)) }), big(func(j int) Value { return StringName(strconv.Itoa(j)) })},

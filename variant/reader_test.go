@@ -173,7 +173,7 @@ func ExampleFacts() {
 // and the entry count, with the offset of each part.
 func ExampleReader_TypeKinds() {
 	d := NewDictionary(1)
-	d.KeyType, d.ValueType = Typed(TypeString), Typed(TypeInt)
+	d.SetTypes(Typed(TypeString), Typed(TypeInt))
 	d.Set(String("hp"), Int(7))
 	data, _ := Encode(d)
 	m, _ := DecOptions{}.DecMode()

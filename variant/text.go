@@ -723,17 +723,17 @@ func (w *writer) array(a *Array, depth int) error {
 }
 
 func (w *writer) dictionary(d *Dictionary, depth int) error {
-	typed := d != nil && (d.KeyType.IsTyped() || d.ValueType.IsTyped())
+	typed := d != nil && (d.KeyType().IsTyped() || d.ValueType().IsTyped())
 	if typed {
 		if w.g3 {
 			return errorf("typed Dictionaries do not exist in Godot 3")
 		}
 		w.str("Dictionary[")
-		if err := w.containerType(d.KeyType); err != nil {
+		if err := w.containerType(d.KeyType()); err != nil {
 			return err
 		}
 		w.str(", ")
-		if err := w.containerType(d.ValueType); err != nil {
+		if err := w.containerType(d.ValueType()); err != nil {
 			return err
 		}
 		w.str("](")

@@ -55,7 +55,7 @@ func TestEngineVectors(t *testing.T) {
 			v: &Array{Elem: Typed(TypeInt), Values: []Value{i64}}},
 		"1b00050002000000020000000100000002000100efcdab89674523f102000100efcdab89674523f1": {
 			v: func() Value {
-				d := &Dictionary{KeyType: Typed(TypeInt), ValueType: Typed(TypeInt)}
+				d := NewTypedDictionary(Typed(TypeInt), Typed(TypeInt), 0)
 				d.Set(i64, i64)
 				return d
 			}()},

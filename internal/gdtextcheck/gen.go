@@ -132,8 +132,7 @@ func gen(fam variant.Family) error {
 		add("typed Array of class", &variant.Array{Elem: variant.ContainerType{Kind: variant.ClassName, Builtin: variant.TypeObject, Name: "Node"}})
 		add("typed Dictionary", func() variant.Value {
 			d := variant.NewDictionary(0)
-			d.KeyType = variant.Typed(variant.TypeStringName)
-			d.ValueType = variant.Typed(variant.TypeVector2i)
+			d.SetTypes(variant.Typed(variant.TypeStringName), variant.Typed(variant.TypeVector2i))
 			d.Set(variant.StringName("b"), variant.Vector2i{X: 1, Y: -2})
 			d.Set(variant.StringName("a"), variant.Vector2i{})
 			return d
