@@ -49,11 +49,11 @@ func (d *decodeState) natural(off, depth int) (any, int, error) {
 	}
 	switch wt {
 	case variant.TypeArray:
-		if !d.fam.Facts().TypedContainers || h>>wire.ArrayTypeShift&wire.KindMask == 0 {
+		if kind, _ := d.TypeKinds(h, wt); kind == 0 {
 			return d.naturalArray(off, depth)
 		}
 	case variant.TypeDictionary:
-		if !d.fam.Facts().TypedContainers || h>>wire.DictKeyTypeShift&0xF == 0 {
+		if kk, vk := d.TypeKinds(h, wt); kk|vk == 0 {
 			return d.naturalDictionary(off, depth)
 		}
 	}

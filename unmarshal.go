@@ -658,7 +658,7 @@ func decMap(c, kc, vc *codec) decFunc {
 			return 0, err
 		}
 		q := countAt + 4
-		if t == mapStringAnyType && !kt.IsTyped() && h>>wire.DictValueTypeShift&wire.KindMask == 0 {
+		if _, vk := d.TypeKinds(h, variant.TypeDictionary); t == mapStringAnyType && !kt.IsTyped() && vk == 0 {
 			m := *(*map[string]any)(p)
 			if m == nil {
 				m = make(map[string]any, d.Reserve(int64(min(n, max(len(d.b)-q, 0)/8))))

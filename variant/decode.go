@@ -567,7 +567,7 @@ func (d *decoder) array(off int, h uint32, depth int) (Value, int, error) {
 }
 
 func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
-	count := peekCount(d.b, off+4, h, d.fam)
+	count := d.peekCount(off+4, h)
 	if d.slabs() && count > 0 && count <= linearMax {
 		return d.smallDictionary(off, h, count, depth)
 	}
@@ -740,13 +740,14 @@ func (d *decoder) blockKey(class int, k Value) Value {
 	return b.keys[class]
 }
 
-// peekCount returns the entry count of an untyped Dictionary whose payload
-// starts at p, or 0 when it is typed or the count is not there.
-func peekCount(b []byte, p int, h uint32, fam Family) int {
-	if (fam.Facts().TypedContainers && h>>wire.DictKeyTypeShift&0xF != 0) || len(b)-p < 4 {
+// peekCount returns the entry count of an untyped Dictionary with header
+// h whose payload starts at p, or 0 when it is typed or the count is not
+// there.
+func (r *Reader) peekCount(p int, h uint32) int {
+	if kk, vk := r.TypeKinds(h, TypeDictionary); kk|vk != 0 || len(r.b)-p < 4 {
 		return 0
 	}
-	return int(wire.U32(b[p:]) & wire.CountMask)
+	return int(wire.U32(r.b[p:]) & wire.CountMask)
 }
 
 // entrySlice returns an empty slice with room for n entries.

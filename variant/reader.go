@@ -519,7 +519,9 @@ func (r *Reader) ArrayHead(off int, h uint32) (elem ContainerType, n, q int, err
 // DictHead decides.
 func (r *Reader) QuickContainerHead(off int, h uint32) (n, q int, ok bool) {
 	q = off + 4
-	if (h&(0xF<<wire.ArrayTypeShift) == 0 || !r.ff.TypedContainers) && q+4 <= len(r.b) && r.valuesLeft < 0 {
+	// The four bits that can carry a Dictionary's type kinds (an Array's
+	// are the first two): when all are clear, TypeKinds reports none.
+	if (h&(0xF<<wire.DictKeyTypeShift) == 0 || !r.ff.TypedContainers) && q+4 <= len(r.b) && r.valuesLeft < 0 {
 		n = int(wire.U32(r.b[q:]) & wire.CountMask)
 		if e := r.elements + int64(n); r.maxElements <= 0 || e <= r.maxElements {
 			r.elements = e
