@@ -3,7 +3,10 @@
 // great number of them.
 package textchunk
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Sizes of the blocks: the first is Min bytes, each next one twice the
 // last, up to Max; strings longer than Short get their own allocation.
@@ -31,7 +34,15 @@ func (c *Chunks) String(raw []byte) string {
 		c.used = 0
 	}
 	free := c.block[c.used:]
-	copy(free, raw)
+	if n <= 16 && cap(raw) >= 16 && len(free) >= 16 {
+		// Two whole words, read past the end of raw and written past the
+		// string into the block's unused bytes: no call to copy.
+		r := raw[:16:16]
+		binary.LittleEndian.PutUint64(free, binary.LittleEndian.Uint64(r))
+		binary.LittleEndian.PutUint64(free[8:], binary.LittleEndian.Uint64(r[8:]))
+	} else {
+		copy(free, raw)
+	}
 	c.used += n
 	return unsafe.String(&free[0], n)
 }
