@@ -755,6 +755,15 @@ func (d *decodeState) typedKey(kt variant.ContainerType, q, i, depth int) (varia
 func decStruct(c *codec, info *structInfo) decFunc {
 	t := c.typ
 	keys := info.keys
+	// run is the leading fields that the first loop below decodes: short
+	// keys (12 or 16 bytes encoded), fast types, no embedded pointer.
+	run := keys
+	for i, k := range keys {
+		if k.n != 12 && k.n != 16 || k.f.fast == 0 || k.f.steps != nil {
+			run = keys[:i]
+			break
+		}
+	}
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
 		h, wt, ok := d.QuickHead(off, depth)
 		if !ok {
@@ -783,7 +792,28 @@ func decStruct(c *codec, info *structInfo) decFunc {
 		d.hops = 0
 		typedKeys := kt.IsTyped()
 		plain := !typedKeys && depth < d.maxDepth
-		for i := 0; i < n; i++ {
+		i := 0
+		if plain {
+			// The most common case of all: the struct's fields in order,
+			// from the first, each written as the engine writes it and of
+			// a type fastField decodes. The first entry that is not goes
+			// to the loop below.
+			b := d.b
+			for ; i < n && i < len(run); i++ {
+				k := &run[i]
+				if q+k.n+8 > len(b) || wire.U64(b[q:]) != k.head ||
+					k.n == 12 && uint64(wire.U32(b[q+8:])) != k.tail || k.n == 16 && wire.U64(b[q+8:]) != k.tail {
+					break
+				}
+				next, ok := d.fastField(k.f, unsafe.Add(p, k.f.offset), q+k.n)
+				if !ok {
+					break
+				}
+				q = next
+			}
+			guess = i
+		}
+		for ; i < n; i++ {
 			var f *field
 			var key structKey
 			// The common case first: the key after the last one, stored
