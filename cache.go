@@ -8,6 +8,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/gdvar/gdvar/internal/gotype"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -101,7 +102,7 @@ func (bd *builder) get(t reflect.Type) *codec {
 	if c, ok := bd.pending[t]; ok {
 		return c
 	}
-	c := &codec{typ: t, vtype: builtinOf(t), size: t.Size(), pointers: hasPointers(t)}
+	c := &codec{typ: t, vtype: builtinOf(t), size: t.Size(), pointers: gotype.HasPointers(t)}
 	bd.pending[t] = c
 	c.empty = emptyFunc(t)
 	c.zero = zeroFunc(t)
@@ -405,24 +406,6 @@ func zeroFunc(t reflect.Type) func(unsafe.Pointer) bool {
 		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Interface().(isZeroer).IsZero() }
 	}
 	return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsZero() }
-}
-
-// hasPointers reports whether values of t hold pointers.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Pointer, reflect.Map, reflect.Chan, reflect.Func, reflect.Interface,
-		reflect.Slice, reflect.String, reflect.UnsafePointer:
-		return true
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // sliceHeader is the memory layout of a Go slice.

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/gdvar/gdvar"
+	"github.com/gdvar/gdvar/internal/gotype"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -132,7 +133,7 @@ func bindHandler(m *method) error {
 	}
 	for i := 2; i < t.NumIn(); i++ {
 		m.in = append(m.in, t.In(i))
-		m.reuse = append(m.reuse, !hasPointers(t.In(i)))
+		m.reuse = append(m.reuse, !gotype.HasPointers(t.In(i)))
 	}
 	m.fn = fn
 	m.frames.New = func() any {
@@ -348,24 +349,4 @@ type callFrame struct {
 	from    reflect.Value // *PeerID
 	holders []reflect.Value
 	sbuf    [12]byte
-}
-
-// hasPointers reports whether values of t refer to other memory.
-func hasPointers(t reflect.Type) bool {
-	switch t.Kind() {
-	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
-		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
-		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
-		return false
-	case reflect.Array:
-		return t.Len() > 0 && hasPointers(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if hasPointers(t.Field(i).Type) {
-				return true
-			}
-		}
-		return false
-	}
-	return true
 }
