@@ -12,6 +12,7 @@ import (
 
 	"github.com/andybalholm/brotli"
 	"github.com/gdvar/gdvar/internal/fastlz"
+	"github.com/gdvar/gdvar/internal/growbuf"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -155,7 +156,7 @@ func (d *decompressor) block(dst, src []byte, want int) ([]byte, error) {
 	// holds costs nothing beyond what it does hold.
 	end := len(dst) + want
 	for len(dst) < end {
-		dst = grow(dst, min(end-len(dst), 64<<10), d.most)
+		dst = growbuf.Grow(dst, min(end-len(dst), 64<<10), d.most)
 		n, err := r.Read(dst[len(dst):min(cap(dst), end)])
 		dst = dst[:len(dst)+n]
 		if err == io.EOF {
@@ -250,16 +251,4 @@ func compress(data []byte, c Container) ([]byte, error) {
 		binary.LittleEndian.PutUint32(out[compressedHeader+4*i:], uint32(len(out)-start))
 	}
 	return append(out, magicCompressed...), nil
-}
-
-// grow returns dst with room for n more bytes: twice its capacity, as
-// append grows it, but no more than most (unless n needs more).
-func grow(dst []byte, n, most int) []byte {
-	if cap(dst)-len(dst) >= n {
-		return dst
-	}
-	c := max(min(max(2*cap(dst), 4096), most), len(dst)+n)
-	b := make([]byte, len(dst), c)
-	copy(b, dst)
-	return b
 }

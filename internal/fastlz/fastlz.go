@@ -3,7 +3,11 @@
 // COMPRESS_FASTLZ.
 package fastlz
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/gdvar/gdvar/internal/growbuf"
+)
 
 // FastLZ is the byte-aligned LZ77 format of Ariya Hidayat's FastLZ, which
 // Godot bundles (thirdparty/misc/fastlz.c) for COMPRESSION_FASTLZ.
@@ -189,7 +193,7 @@ func Decompress(dst, in []byte, limit, most int) ([]byte, error) {
 	}
 	// A byte of input gives at most 255 of output (a long level 2 match).
 	base := len(dst)
-	out := grow(dst, min(limit, lzMaxRatio*len(in)+lzMaxRatio), most)
+	out := growbuf.Grow(dst, min(limit, lzMaxRatio*len(in)+lzMaxRatio), most)
 	n := len(in)
 	ip := 1
 	ctrl := int(in[0] & 31)
@@ -266,15 +270,3 @@ func Decompress(dst, in []byte, limit, most int) ([]byte, error) {
 
 // lzMaxRatio bounds the output of a byte of FastLZ input.
 const lzMaxRatio = 256
-
-// grow returns dst with room for n more bytes: twice its capacity, as
-// append grows it, but no more than most (unless n needs more).
-func grow(dst []byte, n, most int) []byte {
-	if cap(dst)-len(dst) >= n {
-		return dst
-	}
-	c := max(min(max(2*cap(dst), 4096), most), len(dst)+n)
-	b := make([]byte, len(dst), c)
-	copy(b, dst)
-	return b
-}
