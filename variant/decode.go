@@ -769,23 +769,26 @@ const (
 // (different bytes can spell the same string: a byte order mark or a NUL
 // and what follows it are dropped).
 type internEntry struct {
-	raw   []byte
+	at, n int32 // the raw bytes: the input's n bytes at at
 	value Value
 	class uint8
-	// The key's bytes as first seen, for the common case of a key of at
-	// most 8 bytes repeated byte for byte: size (12 or 16; else 0) bytes
-	// whose first 8 are head and the rest tail.
-	size       int
+	// For the common case of a key of at most 8 bytes repeated byte for
+	// byte: the size of its encoding (12 or 16; else 0), whose first 8
+	// bytes are head and the rest tail.
+	size       uint8
 	head, tail uint64
 }
+
+// raw returns the entry's bytes in b, the input.
+func (e *internEntry) raw(b []byte) []byte { return b[e.at : e.at+e.n] }
 
 // quick sets e's size, head and tail from the key at off, n bytes long.
 func (e *internEntry) quick(b []byte, off, n int) {
 	switch size := 8 + n + wire.Pad4(n); size {
 	case 12:
-		e.size, e.head, e.tail = size, wire.U64(b[off:]), uint64(wire.U32(b[off+8:]))
+		e.size, e.head, e.tail = uint8(size), wire.U64(b[off:]), uint64(wire.U32(b[off+8:]))
 	case 16:
-		e.size, e.head, e.tail = size, wire.U64(b[off:]), wire.U64(b[off+8:])
+		e.size, e.head, e.tail = uint8(size), wire.U64(b[off:]), wire.U64(b[off+8:])
 	}
 }
 
@@ -800,10 +803,10 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 	if i := d.nextIntern; i < d.internCount && depth <= d.maxDepth {
 		// The key after the last one, byte for byte as then.
 		e := &d.interned[i]
-		if e.size != 0 && off+e.size <= len(b) && wire.U64(b[off:]) == e.head {
-			if e.size == 12 && uint64(wire.U32(b[off+8:])) == e.tail || e.size == 16 && wire.U64(b[off+8:]) == e.tail {
+		if size := int(e.size); size != 0 && off+size <= len(b) && wire.U64(b[off:]) == e.head {
+			if size == 12 && uint64(wire.U32(b[off+8:])) == e.tail || size == 16 && wire.U64(b[off+8:]) == e.tail {
 				d.nextIntern = i + 1
-				return e.value, off + e.size, int(e.class), nil
+				return e.value, off + size, int(e.class), nil
 			}
 		}
 	}
@@ -813,13 +816,13 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 		if n >= 0 && n <= maxInternLen && end+wire.Pad4(n) <= len(b) {
 			raw := b[off+8 : end]
 			if i := d.nextIntern; i < d.internCount {
-				if e := &d.interned[i]; string(e.raw) == string(raw) {
+				if e := &d.interned[i]; string(e.raw(b)) == string(raw) {
 					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
 			}
 			for i := range d.internCount {
-				if e := &d.interned[i]; bytes.Equal(e.raw, raw) {
+				if e := &d.interned[i]; bytes.Equal(e.raw(b), raw) {
 					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
@@ -832,8 +835,8 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 				}
 				d.keys.put(raw, v)
 			}
-			if d.internCount == maxInterned {
-				return v, next, -1, nil
+			if d.internCount == maxInterned || off > math.MaxInt32-64 {
+				return v, next, -1, nil // the cache is full, or cannot say where
 			}
 			c := uint8(d.internCount)
 			for i := range d.internCount {
@@ -842,7 +845,7 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 					break
 				}
 			}
-			d.interned[d.internCount] = internEntry{raw: raw, value: v, class: c}
+			d.interned[d.internCount] = internEntry{at: int32(off + 8), n: int32(n), value: v, class: c}
 			d.interned[d.internCount].quick(b, off, n)
 			d.internCount++
 			return v, next, int(c), nil
