@@ -1,9 +1,7 @@
 package variant
 
 import (
-	"encoding/binary"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -165,6 +163,14 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 			return b, err
 		}
 		return wire.AppendString(b, string(v)), nil
+	case Vector2: // the most common math value, on a path of its own
+		if b, err = e.realHeader(b, TypeVector2); err != nil {
+			return b, err
+		}
+		if e.Precision == Double {
+			return wire.AppendF64(wire.AppendF64(b, v.X), v.Y), nil
+		}
+		return wire.AppendF32(wire.AppendF32(b, float32(v.X)), float32(v.Y)), nil
 	case NodePath:
 		return e.nodePath(b, v)
 	case RID:
@@ -272,8 +278,8 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 		}
 		return b, nil
 	}
-	if f, p := mathData(v); f != nil {
-		return e.math(b, v.Type(), f, p)
+	if t, f, p := mathData(v); f != nil {
+		return e.math(b, t, f, p)
 	}
 	return b, e.fail(b, TypeUnknown, ErrInvalidValue, ErrCodeInvalidParam, "unknown Value implementation")
 }
@@ -290,34 +296,32 @@ func (e *encoder) math(b []byte, t Type, f *TypeFacts, p unsafe.Pointer) ([]byte
 	if err != nil {
 		return b, err
 	}
-	n, size := f.Components(), 4
-	if f.Reals > 0 && e.Precision == Double {
-		size = 8
-	}
+	n := f.Components()
+	double := f.Reals > 0 && e.Precision == Double
 	if f.order == "" { // the Go memory as it is, on little-endian machines
 		switch {
 		case f.Reals == 0: // int32, or float32 bits
 			return wire.AppendInt32s(b, unsafe.Slice((*int32)(p), n)), nil
-		case size == 8:
+		case double:
 			return wire.AppendFloat64s(b, unsafe.Slice((*float64)(p), n)), nil
 		}
-	}
-	m := len(b)
-	b = slices.Grow(b, n*size)[:m+n*size]
-	out := b[m:]
-	switch {
-	case f.Reals == 0: // int32, or float32 bits
-		for i := range n {
-			binary.LittleEndian.PutUint32(out[4*i:], *(*uint32)(unsafe.Add(p, 4*f.GoIndex(i))))
+		for _, x := range unsafe.Slice((*float64)(p), n) {
+			b = wire.AppendF32(b, float32(x))
 		}
-	case size == 8:
+		return b, nil
+	}
+	switch {
+	case f.Reals == 0:
 		for i := range n {
-			binary.LittleEndian.PutUint64(out[8*i:], *(*uint64)(unsafe.Add(p, 8*f.GoIndex(i))))
+			b = wire.AppendU32(b, *(*uint32)(unsafe.Add(p, 4*uintptr(f.order[i]))))
+		}
+	case double:
+		for i := range n {
+			b = wire.AppendF64(b, *(*float64)(unsafe.Add(p, 8*uintptr(f.order[i]))))
 		}
 	default:
 		for i := range n {
-			x := float32(*(*float64)(unsafe.Add(p, 8*f.GoIndex(i))))
-			binary.LittleEndian.PutUint32(out[4*i:], math.Float32bits(x))
+			b = wire.AppendF32(b, float32(*(*float64)(unsafe.Add(p, 8*uintptr(f.order[i])))))
 		}
 	}
 	return b, nil

@@ -200,20 +200,19 @@ func BasisFromRows(r []float64) Basis {
 	}
 }
 
-// mathData returns the facts of v's type and a pointer to v's components
-// when v is a fixed-size math value, else nil.
-func mathData(v Value) (*TypeFacts, unsafe.Pointer) {
-	if v == nil {
-		return nil, nil
-	}
-	t := v.Type()
+// mathData returns the type of v, its facts and a pointer to v's
+// components when v is a fixed-size math value, else nil facts.
+func mathData(v Value) (Type, *TypeFacts, unsafe.Pointer) {
 	w := (*ifaceWords)(unsafe.Pointer(&v))
+	if w.tab == nil {
+		return TypeNil, nil, nil
+	}
 	// A Go type of another package that embeds a math type has its Type
 	// method but not its layout: only the row's own Go type is read.
-	if t >= TypeCount || mathTabs[t] == nil || w.tab != mathTabs[t] {
-		return nil, nil
+	if t := v.Type(); t < TypeCount && mathTabs[t] == w.tab {
+		return t, &typeFacts[t], w.data
 	}
-	return &typeFacts[t], w.data
+	return TypeUnknown, nil, nil
 }
 
 // AppendComponents appends the components of v, a fixed-size math value,
@@ -221,7 +220,7 @@ func mathData(v Value) (*TypeFacts, unsafe.Pointer) {
 // slice; int32 and float32 components convert to float64 exactly. For any
 // other value it returns dst unchanged.
 func AppendComponents(dst []float64, v Value) []float64 {
-	f, p := mathData(v)
+	_, f, p := mathData(v)
 	if f == nil {
 		return dst
 	}

@@ -384,7 +384,7 @@ func (w *writer) leaf(v Value) error {
 		}
 		w.close()
 	default:
-		if f, _ := mathData(v); f != nil {
+		if _, f, _ := mathData(v); f != nil {
 			w.math(v, f)
 			return nil
 		}
