@@ -413,17 +413,6 @@ func (w *walker) str(p int) (int, error) {
 	return w.padded(p+4, int(n))
 }
 
-var realCount = map[variant.Type]int{
-	variant.TypeVector2: 2, variant.TypeRect2: 4, variant.TypeVector3: 3, variant.TypeTransform2D: 6,
-	variant.TypeVector4: 4, variant.TypePlane: 4, variant.TypeQuaternion: 4, variant.TypeAABB: 6,
-	variant.TypeBasis: 9, variant.TypeTransform3D: 12, variant.TypeProjection: 16,
-}
-
-var fixedSize = map[variant.Type]int{
-	variant.TypeNil: 0, variant.TypeBool: 4, variant.TypeVector2i: 8, variant.TypeRect2i: 16,
-	variant.TypeVector3i: 12, variant.TypeVector4i: 16, variant.TypeColor: 16, variant.TypeCallable: 0,
-}
-
 func (w *walker) containerType(p int, kind uint32) (int, error) {
 	switch kind {
 	case 1:
@@ -452,11 +441,14 @@ func (w *walker) value(p, depth int) (int, error) {
 	if flag64 && !w.g3 {
 		realSize = 8
 	}
-	if n, ok := fixedSize[t]; ok {
-		return w.skip(p, n)
-	}
-	if n, ok := realCount[t]; ok {
-		return w.skip(p, n*realSize)
+	f := variant.Facts(t)
+	switch {
+	case t == variant.TypeNil || t == variant.TypeCallable:
+		return p, nil
+	case f.Reals > 0:
+		return w.skip(p, f.Reals*realSize)
+	case f.Size > 0:
+		return w.skip(p, f.Size)
 	}
 	count := func() (int, int, error) {
 		n, err := w.u32(p)
@@ -588,12 +580,10 @@ func (w *walker) value(p, depth int) (int, error) {
 		}
 		return p, nil
 	}
-	elem := map[variant.Type]int{
-		variant.TypePackedInt32Array: 4, variant.TypePackedInt64Array: 8,
-		variant.TypePackedFloat32Array: 4, variant.TypePackedFloat64Array: 8,
-		variant.TypePackedVector2Array: 2 * realSize, variant.TypePackedVector3Array: 3 * realSize,
-		variant.TypePackedColorArray: 16, variant.TypePackedVector4Array: 4 * realSize,
-	}[t]
+	elem := f.ElemSize
+	if f.Real {
+		elem = f.Comps * realSize
+	}
 	if elem == 0 {
 		return 0, fmt.Errorf("unhandled type %v", t)
 	}
