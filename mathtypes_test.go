@@ -222,4 +222,3 @@ func leaves(v reflect.Value, out *[]float64) {
 		*out = append(*out, math.NaN())
 	}
 }
-
