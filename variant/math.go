@@ -110,7 +110,8 @@ func checkMathRow(t Type, f *TypeFacts) error {
 	}
 	for i, l := range leaves {
 		if l.Type.Kind() != want || l.Offset != uintptr(i)*f.compSize() {
-			return rowError("component " + l.Name + " of " + rt.String() + " is not a " + want.String() + " in place")
+			return rowError("component " + l.Name + " of " + rt.String() + " should be " + want.String() +
+				" at offset " + strconv.Itoa(i*int(f.compSize())))
 		}
 	}
 	if f.order != "" {
