@@ -192,7 +192,7 @@ func (d *decoder) leaf(off int, h uint32, t Type) (Value, int, error) {
 		d.sawWide = true
 	}
 
-	if t < TypeCount && typeFacts[t].Proto != nil {
+	if facts(t).Proto != nil {
 		return d.mathValue(off, t, wide)
 	}
 

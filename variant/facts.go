@@ -1,7 +1,12 @@
 package variant
 
 // TypeFacts are the engine's facts about the binary layout of one Variant
-// type, as every reader and writer of the format asks them.
+// type, as every reader and writer of the format asks them, and for a
+// fixed-size math type how its Go type holds its components. Every layer
+// (decoder, encoder, text and JSON forms, the Go mapping, inspect) builds
+// and reads math values from these facts: adding such a type takes its row
+// here, its Go type (value.go, stringer.go), its ids (type.go) and its
+// str() form (package gdjson).
 type TypeFacts struct {
 	// Size is the payload size in bytes of a fixed-size type at single
 	// precision (0 for the other types). RID, whose size depends on the
@@ -71,11 +76,18 @@ var typeFacts = [TypeCount]TypeFacts{
 const basisWireOrder = "\x00\x03\x06\x01\x04\x07\x02\x05\x08"
 
 // Facts returns the layout facts of type t (zero for TypeUnknown).
-func Facts(t Type) TypeFacts {
+func Facts(t Type) TypeFacts { return *facts(t) }
+
+// noFacts are the facts of TypeUnknown.
+var noFacts TypeFacts
+
+// facts returns the row of t without copying it, for the hot paths. The
+// rows are never written to.
+func facts(t Type) *TypeFacts {
 	if t < TypeCount {
-		return typeFacts[t]
+		return &typeFacts[t]
 	}
-	return TypeFacts{}
+	return &noFacts
 }
 
 // A Feature is a part of the format that engines read only from some

@@ -179,10 +179,7 @@ func (f *TypeFacts) storeMath(p unsafe.Pointer, c []float64) {
 // converts (give values in range). It returns nil for other types and when
 // c is too short.
 func MathValue(t Type, c []float64) Value {
-	if t >= TypeCount {
-		return nil
-	}
-	f := &typeFacts[t]
+	f := facts(t)
 	if n := f.Components(); n == 0 || len(c) < n {
 		return nil
 	}
