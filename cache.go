@@ -130,47 +130,40 @@ func implements(t, it reflect.Type) bool {
 }
 
 // modelKinds are the model types with codecs of their own, and the
-// Variant type each encodes to.
-var modelKinds = map[reflect.Type]variant.Type{
-	reflect.TypeFor[variant.StringName]():         variant.TypeStringName,
-	reflect.TypeFor[variant.NodePath]():           variant.TypeNodePath,
-	reflect.TypeFor[variant.RID]():                variant.TypeRID,
-	reflect.TypeFor[variant.ObjectID]():           variant.TypeObject,
-	reflect.TypeFor[variant.Callable]():           variant.TypeCallable,
-	reflect.TypeFor[variant.Signal]():             variant.TypeSignal,
-	reflect.TypeFor[*variant.Object]():            variant.TypeObject,
-	reflect.TypeFor[variant.Object]():             variant.TypeObject,
-	reflect.TypeFor[*variant.Array]():             variant.TypeArray,
-	reflect.TypeFor[variant.Array]():              variant.TypeArray,
-	reflect.TypeFor[*variant.Dictionary]():        variant.TypeDictionary,
-	reflect.TypeFor[variant.Dictionary]():         variant.TypeDictionary,
-	reflect.TypeFor[variant.Vector2]():            variant.TypeVector2,
-	reflect.TypeFor[variant.Vector2i]():           variant.TypeVector2i,
-	reflect.TypeFor[variant.Rect2]():              variant.TypeRect2,
-	reflect.TypeFor[variant.Rect2i]():             variant.TypeRect2i,
-	reflect.TypeFor[variant.Vector3]():            variant.TypeVector3,
-	reflect.TypeFor[variant.Vector3i]():           variant.TypeVector3i,
-	reflect.TypeFor[variant.Transform2D]():        variant.TypeTransform2D,
-	reflect.TypeFor[variant.Vector4]():            variant.TypeVector4,
-	reflect.TypeFor[variant.Vector4i]():           variant.TypeVector4i,
-	reflect.TypeFor[variant.Plane]():              variant.TypePlane,
-	reflect.TypeFor[variant.Quaternion]():         variant.TypeQuaternion,
-	reflect.TypeFor[variant.AABB]():               variant.TypeAABB,
-	reflect.TypeFor[variant.Basis]():              variant.TypeBasis,
-	reflect.TypeFor[variant.Transform3D]():        variant.TypeTransform3D,
-	reflect.TypeFor[variant.Projection]():         variant.TypeProjection,
-	reflect.TypeFor[variant.Color]():              variant.TypeColor,
-	reflect.TypeFor[variant.PackedByteArray]():    variant.TypePackedByteArray,
-	reflect.TypeFor[variant.PackedInt32Array]():   variant.TypePackedInt32Array,
-	reflect.TypeFor[variant.PackedInt64Array]():   variant.TypePackedInt64Array,
-	reflect.TypeFor[variant.PackedFloat32Array](): variant.TypePackedFloat32Array,
-	reflect.TypeFor[variant.PackedFloat64Array](): variant.TypePackedFloat64Array,
-	reflect.TypeFor[variant.PackedStringArray]():  variant.TypePackedStringArray,
-	reflect.TypeFor[variant.PackedVector2Array](): variant.TypePackedVector2Array,
-	reflect.TypeFor[variant.PackedVector3Array](): variant.TypePackedVector3Array,
-	reflect.TypeFor[variant.PackedColorArray]():   variant.TypePackedColorArray,
-	reflect.TypeFor[variant.PackedVector4Array](): variant.TypePackedVector4Array,
-}
+// Variant type each encodes to: these, and the Go type of each fixed-size
+// math type (its row's variant.TypeFacts.Proto).
+var modelKinds = func() map[reflect.Type]variant.Type {
+	m := map[reflect.Type]variant.Type{
+		reflect.TypeFor[variant.StringName]():         variant.TypeStringName,
+		reflect.TypeFor[variant.NodePath]():           variant.TypeNodePath,
+		reflect.TypeFor[variant.RID]():                variant.TypeRID,
+		reflect.TypeFor[variant.ObjectID]():           variant.TypeObject,
+		reflect.TypeFor[variant.Callable]():           variant.TypeCallable,
+		reflect.TypeFor[variant.Signal]():             variant.TypeSignal,
+		reflect.TypeFor[*variant.Object]():            variant.TypeObject,
+		reflect.TypeFor[variant.Object]():             variant.TypeObject,
+		reflect.TypeFor[*variant.Array]():             variant.TypeArray,
+		reflect.TypeFor[variant.Array]():              variant.TypeArray,
+		reflect.TypeFor[*variant.Dictionary]():        variant.TypeDictionary,
+		reflect.TypeFor[variant.Dictionary]():         variant.TypeDictionary,
+		reflect.TypeFor[variant.PackedByteArray]():    variant.TypePackedByteArray,
+		reflect.TypeFor[variant.PackedInt32Array]():   variant.TypePackedInt32Array,
+		reflect.TypeFor[variant.PackedInt64Array]():   variant.TypePackedInt64Array,
+		reflect.TypeFor[variant.PackedFloat32Array](): variant.TypePackedFloat32Array,
+		reflect.TypeFor[variant.PackedFloat64Array](): variant.TypePackedFloat64Array,
+		reflect.TypeFor[variant.PackedStringArray]():  variant.TypePackedStringArray,
+		reflect.TypeFor[variant.PackedVector2Array](): variant.TypePackedVector2Array,
+		reflect.TypeFor[variant.PackedVector3Array](): variant.TypePackedVector3Array,
+		reflect.TypeFor[variant.PackedColorArray]():   variant.TypePackedColorArray,
+		reflect.TypeFor[variant.PackedVector4Array](): variant.TypePackedVector4Array,
+	}
+	for t := range variant.TypeCount {
+		if proto := variant.Facts(t).Proto; proto != nil {
+			m[reflect.TypeOf(proto)] = t
+		}
+	}
+	return m
+}()
 
 // packedElems maps the element types of the packed arrays that are model
 // types to their arrays.

@@ -364,44 +364,35 @@ func encTextMarshaler(t reflect.Type) encFunc {
 	}
 }
 
-// mathLayout says where the components of a fixed-size math type are, in
-// wire order: float64 offsets for real types, int32 offsets for integer
-// vectors, float32 offsets for Color.
+// mathLayout says where the components of a fixed-size math type are in
+// its Go value, in wire order: float64 offsets for real types, int32
+// offsets for integer vectors, float32 offsets for Color.
 type mathLayout struct {
 	t    variant.Type
 	offs []uintptr
 }
 
-func seq(n int, size uintptr) []uintptr {
-	offs := make([]uintptr, n)
-	for i := range offs {
-		offs[i] = uintptr(i) * size
+// mathLayouts holds the layout of every fixed-size math type, from its row
+// of the facts table.
+var mathLayouts = func() map[variant.Type]*mathLayout {
+	m := map[variant.Type]*mathLayout{}
+	for t := range variant.TypeCount {
+		f := variant.Facts(t)
+		if f.Components() == 0 {
+			continue
+		}
+		size := uintptr(4)
+		if f.Reals > 0 {
+			size = 8
+		}
+		l := &mathLayout{t: t, offs: make([]uintptr, f.Components())}
+		for i := range l.offs {
+			l.offs[i] = uintptr(f.GoIndex(i)) * size
+		}
+		m[t] = l
 	}
-	return offs
-}
-
-// basisRows lists a Basis's components (columns X, Y, Z in memory) in the
-// engine's row-major order.
-var basisRows = []uintptr{0, 24, 48, 8, 32, 56, 16, 40, 64}
-
-var mathLayouts = map[variant.Type]*mathLayout{
-	variant.TypeVector2:     {variant.TypeVector2, seq(2, 8)},
-	variant.TypeRect2:       {variant.TypeRect2, seq(4, 8)},
-	variant.TypeVector3:     {variant.TypeVector3, seq(3, 8)},
-	variant.TypeTransform2D: {variant.TypeTransform2D, seq(6, 8)},
-	variant.TypeVector4:     {variant.TypeVector4, seq(4, 8)},
-	variant.TypePlane:       {variant.TypePlane, seq(4, 8)},
-	variant.TypeQuaternion:  {variant.TypeQuaternion, seq(4, 8)},
-	variant.TypeAABB:        {variant.TypeAABB, seq(6, 8)},
-	variant.TypeBasis:       {variant.TypeBasis, basisRows},
-	variant.TypeTransform3D: {variant.TypeTransform3D, append(slices.Clone(basisRows), 72, 80, 88)},
-	variant.TypeProjection:  {variant.TypeProjection, seq(16, 8)},
-	variant.TypeVector2i:    {variant.TypeVector2i, seq(2, 4)},
-	variant.TypeRect2i:      {variant.TypeRect2i, seq(4, 4)},
-	variant.TypeVector3i:    {variant.TypeVector3i, seq(3, 4)},
-	variant.TypeVector4i:    {variant.TypeVector4i, seq(4, 4)},
-	variant.TypeColor:       {variant.TypeColor, seq(4, 4)},
-}
+	return m
+}()
 
 //go:noinline
 func encReals(l *mathLayout) encFunc {
@@ -468,11 +459,10 @@ func encModelValue(t reflect.Type) encFunc {
 func (bd *builder) modelEncoder(c *codec, vt variant.Type) {
 	t := c.typ
 	if l, ok := mathLayouts[vt]; ok {
-		switch vt {
-		case variant.TypeVector2i, variant.TypeRect2i, variant.TypeVector3i, variant.TypeVector4i, variant.TypeColor:
-			c.enc = encInt32s(l) // Color's float32 components are copied as bits
-		default:
+		if variant.Facts(vt).Reals > 0 {
 			c.enc = encReals(l)
+		} else {
+			c.enc = encInt32s(l) // Color's float32 components are copied as bits
 		}
 		return
 	}

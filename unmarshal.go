@@ -137,11 +137,10 @@ func decUnmarshaler(t reflect.Type) decFunc {
 func (bd *builder) modelDecoder(c *codec, vt variant.Type) {
 	t := c.typ
 	if l, ok := mathLayouts[vt]; ok {
-		switch vt {
-		case variant.TypeVector2i, variant.TypeRect2i, variant.TypeVector3i, variant.TypeVector4i, variant.TypeColor:
-			c.dec = decInt32s(t, l)
-		default:
+		if variant.Facts(vt).Reals > 0 {
 			c.dec = decReals(t, l)
+		} else {
+			c.dec = decInt32s(t, l) // Color's float32 components are copied as bits
 		}
 		c.fill = fillModel(t)
 		return

@@ -333,14 +333,6 @@ func (w *writer) argsOf(depth int, t variant.Type, n int, elem func(i int)) erro
 	}})
 }
 
-func (w *writer) reals(depth int, t variant.Type, cs ...float64) error {
-	return w.argsOf(depth, t, len(cs), func(i int) { w.arg(cs[i], realBits(cs[i])) })
-}
-
-func (w *writer) int32s(depth int, t variant.Type, cs ...int32) error {
-	return w.argsOf(depth, t, len(cs), func(i int) { w.buf = strconv.AppendInt(w.buf, int64(cs[i]), 10) })
-}
-
 // containerType returns the type name of a typed container's elements,
 // keys or values, or "" when untyped.
 func (w *writer) containerType(ct variant.ContainerType, p *variant.Path) (string, error) {
@@ -384,41 +376,6 @@ func (w *writer) typed(v variant.Value, depth int, p *variant.Path) error {
 		w.quote("np:" + x.String())
 	case variant.RID, variant.Callable, variant.Signal:
 		return w.fields(depth, v.Type().String(), nil, nil)
-	case variant.Vector2:
-		return w.reals(depth, v.Type(), x.X, x.Y)
-	case variant.Vector2i:
-		return w.int32s(depth, v.Type(), x.X, x.Y)
-	case variant.Rect2:
-		return w.reals(depth, v.Type(), x.Position.X, x.Position.Y, x.Size.X, x.Size.Y)
-	case variant.Rect2i:
-		return w.int32s(depth, v.Type(), x.Position.X, x.Position.Y, x.Size.X, x.Size.Y)
-	case variant.Vector3:
-		return w.reals(depth, v.Type(), x.X, x.Y, x.Z)
-	case variant.Vector3i:
-		return w.int32s(depth, v.Type(), x.X, x.Y, x.Z)
-	case variant.Transform2D:
-		return w.reals(depth, v.Type(), x.X.X, x.X.Y, x.Y.X, x.Y.Y, x.Origin.X, x.Origin.Y)
-	case variant.Vector4:
-		return w.reals(depth, v.Type(), x.X, x.Y, x.Z, x.W)
-	case variant.Vector4i:
-		return w.int32s(depth, v.Type(), x.X, x.Y, x.Z, x.W)
-	case variant.Plane:
-		return w.reals(depth, v.Type(), x.Normal.X, x.Normal.Y, x.Normal.Z, x.D)
-	case variant.Quaternion:
-		return w.reals(depth, v.Type(), x.X, x.Y, x.Z, x.W)
-	case variant.AABB:
-		return w.reals(depth, v.Type(), x.Position.X, x.Position.Y, x.Position.Z, x.Size.X, x.Size.Y, x.Size.Z)
-	case variant.Basis:
-		return w.reals(depth, v.Type(), x.X.X, x.X.Y, x.X.Z, x.Y.X, x.Y.Y, x.Y.Z, x.Z.X, x.Z.Y, x.Z.Z)
-	case variant.Transform3D:
-		b := x.Basis
-		return w.reals(depth, v.Type(), b.X.X, b.X.Y, b.X.Z, b.Y.X, b.Y.Y, b.Y.Z, b.Z.X, b.Z.Y, b.Z.Z, x.Origin.X, x.Origin.Y, x.Origin.Z)
-	case variant.Projection:
-		return w.reals(depth, v.Type(), x.X.X, x.X.Y, x.X.Z, x.X.W, x.Y.X, x.Y.Y, x.Y.Z, x.Y.W,
-			x.Z.X, x.Z.Y, x.Z.Z, x.Z.W, x.W.X, x.W.Y, x.W.Z, x.W.W)
-	case variant.Color:
-		cs := []float32{x.R, x.G, x.B, x.A}
-		return w.argsOf(depth, v.Type(), 4, func(i int) { w.arg(float64(cs[i]), 32) })
 	case variant.ObjectID:
 		return valueErr(p, "an object sent as its instance ID has no typed JSON form")
 	case *variant.Object:
@@ -518,7 +475,31 @@ func (w *writer) typed(v variant.Value, depth int, p *variant.Path) error {
 			w.arg(c, realBits(c))
 		})
 	default:
+		if variant.Facts(v.Type()).Components() > 0 {
+			return w.math(depth, v)
+		}
 		return valueErr(p, "unknown value type")
 	}
 	return nil
+}
+
+// math writes a fixed-size math value: its components in the order of the
+// fields of its Go type (see variant.TypeFacts.GoIndex), which is the
+// order of the engine's JSON (a Basis column by column).
+func (w *writer) math(depth int, v variant.Value) error {
+	t := v.Type()
+	f := variant.Facts(t)
+	var buf, cs [16]float64
+	c := variant.AppendComponents(buf[:0], v)
+	for i, x := range c {
+		cs[f.GoIndex(i)] = x
+	}
+	n := len(c)
+	switch {
+	case f.Reals > 0:
+		return w.argsOf(depth, t, n, func(i int) { w.arg(cs[i], realBits(cs[i])) })
+	case f.Ints > 0:
+		return w.argsOf(depth, t, n, func(i int) { w.buf = strconv.AppendInt(w.buf, int64(cs[i]), 10) })
+	}
+	return w.argsOf(depth, t, n, func(i int) { w.arg(cs[i], 32) })
 }

@@ -2,7 +2,6 @@ package gdjson
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -233,21 +232,6 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *variant.Path) (
 	}
 	var v variant.Value
 	switch typ {
-	case variant.TypeVector2i, variant.TypeRect2i, variant.TypeVector3i, variant.TypeVector4i:
-		c := int32s()
-		switch typ {
-		case variant.TypeVector2i:
-			v = variant.Vector2i{X: c[0], Y: c[1]}
-		case variant.TypeRect2i:
-			v = variant.Rect2i{Position: variant.Vector2i{X: c[0], Y: c[1]}, Size: variant.Vector2i{X: c[2], Y: c[3]}}
-		case variant.TypeVector3i:
-			v = variant.Vector3i{X: c[0], Y: c[1], Z: c[2]}
-		default:
-			v = variant.Vector4i{X: c[0], Y: c[1], Z: c[2], W: c[3]}
-		}
-	case variant.TypeColor:
-		c := reals(32)
-		v = variant.Color{R: float32(c[0]), G: float32(c[1]), B: float32(c[2]), A: float32(c[3])}
 	case variant.TypePackedByteArray:
 		c := int32s()
 		b := make(variant.PackedByteArray, len(c))
@@ -311,8 +295,19 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *variant.Path) (
 			out[i] = variant.Vector4{X: c[4*i], Y: c[4*i+1], Z: c[4*i+2], W: c[4*i+3]}
 		}
 		v = out
-	default:
-		v = mathValue(typ, reals(rb))
+	default: // a fixed-size math type
+		var c []float64
+		switch f := variant.Facts(typ); {
+		case f.Ints > 0:
+			for _, x := range int32s() {
+				c = append(c, float64(x))
+			}
+		case f.Floats > 0:
+			c = reals(32)
+		default:
+			c = reals(rb)
+		}
+		v = mathValue(typ, c)
 	}
 	if err != nil {
 		return nil, err
@@ -321,18 +316,18 @@ func (t *native) builtinValue(typ variant.Type, args []*node, p *variant.Path) (
 }
 
 // mathValue builds a math type from its typed-form arguments, in the order
-// JSON.from_native writes them: the binary form's order, except that a
-// Basis (and a Transform3D's) goes column by column.
+// JSON.from_native writes them: the order of the fields of its Go type (a
+// Basis column by column), see variant.TypeFacts.GoIndex.
 func mathValue(typ variant.Type, c []float64) variant.Value {
-	if typ == variant.TypeBasis || typ == variant.TypeTransform3D {
-		c = slices.Clone(c)
-		for i := range 3 {
-			for j := range i {
-				c[3*i+j], c[3*j+i] = c[3*j+i], c[3*i+j]
-			}
-		}
+	f := variant.Facts(typ)
+	if len(c) < f.Components() {
+		return nil
 	}
-	return variant.MathValue(typ, c)
+	wire := make([]float64, f.Components())
+	for i := range wire {
+		wire[i] = c[f.GoIndex(i)]
+	}
+	return variant.MathValue(typ, wire)
 }
 
 // containerType reads "elem_type", "key_type" or "value_type".

@@ -707,77 +707,6 @@ type ctor func(p *parser, t token, depth int) (variant.Value, error)
 var ctors4, ctors3 map[string]ctor
 
 func init() {
-	vec2 := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 2)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Vector2{X: a[0], Y: a[1]}, nil
-	}
-	rect2 := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 4)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Rect2{Position: variant.Vector2{X: a[0], Y: a[1]}, Size: variant.Vector2{X: a[2], Y: a[3]}}, nil
-	}
-	vec3 := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 3)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Vector3{X: a[0], Y: a[1], Z: a[2]}, nil
-	}
-	xform2 := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 6)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Transform2D{X: variant.Vector2{X: a[0], Y: a[1]}, Y: variant.Vector2{X: a[2], Y: a[3]},
-			Origin: variant.Vector2{X: a[4], Y: a[5]}}, nil
-	}
-	plane := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 4)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Plane{Normal: variant.Vector3{X: a[0], Y: a[1], Z: a[2]}, D: a[3]}, nil
-	}
-	quat := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 4)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Quaternion{X: a[0], Y: a[1], Z: a[2], W: a[3]}, nil
-	}
-	aabb := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 6)
-		if err != nil {
-			return nil, err
-		}
-		return variant.AABB{Position: variant.Vector3{X: a[0], Y: a[1], Z: a[2]}, Size: variant.Vector3{X: a[3], Y: a[4], Z: a[5]}}, nil
-	}
-	basis := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 9)
-		if err != nil {
-			return nil, err
-		}
-		return variant.BasisFromRows(a), nil
-	}
-	xform3 := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.reals(t.text, t, 12)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Transform3D{Basis: variant.BasisFromRows(a), Origin: variant.Vector3{X: a[9], Y: a[10], Z: a[11]}}, nil
-	}
-	color := func(p *parser, t token, _ int) (variant.Value, error) {
-		a, err := p.float32s(t.text, t, 4, 1)
-		if err != nil {
-			return nil, err
-		}
-		return variant.Color{R: a[0], G: a[1], B: a[2], A: a[3]}, nil
-	}
 	bytes := func(p *parser, t token, _ int) (variant.Value, error) { return p.byteArray(t) }
 	int32s := func(p *parser, t token, _ int) (variant.Value, error) {
 		a, err := p.int32s(t.text, t, -1, 1)
@@ -837,10 +766,6 @@ func init() {
 	}
 
 	common := map[string]ctor{
-		"Vector2": vec2, "Rect2": rect2, "Vector3": vec3,
-		"Transform2D": xform2, "Matrix32": xform2,
-		"Plane": plane, "Quat": quat, "AABB": aabb, "Rect3": aabb,
-		"Basis": basis, "Matrix3": basis, "Transform": xform3, "Color": color,
 		"NodePath": (*parser).nodePath, "RID": (*parser).rid, "Object": (*parser).object,
 		"PoolByteArray": bytes, "ByteArray": bytes,
 		"PoolIntArray": int32s, "IntArray": int32s,
@@ -852,53 +777,6 @@ func init() {
 	}
 	ctors3 = common
 	ctors4 = map[string]ctor{
-		"Vector2i": func(p *parser, t token, _ int) (variant.Value, error) {
-			a, err := p.int32s(t.text, t, 2, 1)
-			if err != nil {
-				return nil, err
-			}
-			return variant.Vector2i{X: a[0], Y: a[1]}, nil
-		},
-		"Rect2i": func(p *parser, t token, _ int) (variant.Value, error) {
-			a, err := p.int32s(t.text, t, 4, 1)
-			if err != nil {
-				return nil, err
-			}
-			return variant.Rect2i{Position: variant.Vector2i{X: a[0], Y: a[1]}, Size: variant.Vector2i{X: a[2], Y: a[3]}}, nil
-		},
-		"Vector3i": func(p *parser, t token, _ int) (variant.Value, error) {
-			a, err := p.int32s(t.text, t, 3, 1)
-			if err != nil {
-				return nil, err
-			}
-			return variant.Vector3i{X: a[0], Y: a[1], Z: a[2]}, nil
-		},
-		"Vector4": func(p *parser, t token, _ int) (variant.Value, error) {
-			a, err := p.reals(t.text, t, 4)
-			if err != nil {
-				return nil, err
-			}
-			return variant.Vector4{X: a[0], Y: a[1], Z: a[2], W: a[3]}, nil
-		},
-		"Vector4i": func(p *parser, t token, _ int) (variant.Value, error) {
-			a, err := p.int32s(t.text, t, 4, 1)
-			if err != nil {
-				return nil, err
-			}
-			return variant.Vector4i{X: a[0], Y: a[1], Z: a[2], W: a[3]}, nil
-		},
-		"Quaternion":  quat,
-		"Transform3D": xform3,
-		"Projection": func(p *parser, t token, _ int) (variant.Value, error) {
-			a, err := p.reals(t.text, t, 16)
-			if err != nil {
-				return nil, err
-			}
-			col := func(i int) variant.Vector4 {
-				return variant.Vector4{X: a[4*i], Y: a[4*i+1], Z: a[4*i+2], W: a[4*i+3]}
-			}
-			return variant.Projection{X: col(0), Y: col(1), Z: col(2), W: col(3)}, nil
-		},
 		"Signal":     (*parser).signal,
 		"Callable":   (*parser).callable,
 		"Array":      (*parser).typedArray,
@@ -948,8 +826,66 @@ func init() {
 	}
 	ctors4["PoolVector4Array"] = ctors4["PackedVector4Array"]
 	ctors4["Vector4Array"] = ctors4["PackedVector4Array"]
+	// The fixed-size math types: each by its name in Godot 3 (where it
+	// exists) and in Godot 4, and by the older names both parsers keep.
+	for typ := range variant.TypeCount {
+		if variant.Facts(typ).Components() == 0 {
+			continue
+		}
+		c := mathCtor(typ)
+		if _, ok := typ.ID(variant.Godot3); ok {
+			common[variant.Godot3.Name(typ)] = c
+		}
+		ctors4[typ.String()] = c
+	}
+	for old, typ := range mathAliases {
+		common[old] = mathCtor(typ)
+	}
 	for k, v := range common {
 		ctors4[k] = v
+	}
+}
+
+// mathAliases are the Godot 2 names of math types that both engines' text
+// parsers still accept.
+var mathAliases = map[string]variant.Type{
+	"Matrix32": variant.TypeTransform2D,
+	"Rect3":    variant.TypeAABB,
+	"Matrix3":  variant.TypeBasis,
+}
+
+// mathCtor parses the constructor of a fixed-size math type: its
+// components in wire order (a Basis row by row), reals, int32s or (Color)
+// float32s.
+func mathCtor(typ variant.Type) ctor {
+	f := variant.Facts(typ)
+	return func(p *parser, t token, _ int) (variant.Value, error) {
+		var c []float64
+		switch {
+		case f.Reals > 0:
+			a, err := p.reals(t.text, t, f.Reals)
+			if err != nil {
+				return nil, err
+			}
+			c = a
+		case f.Ints > 0:
+			a, err := p.int32s(t.text, t, f.Ints, 1)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range a {
+				c = append(c, float64(x))
+			}
+		default:
+			a, err := p.float32s(t.text, t, f.Floats, 1)
+			if err != nil {
+				return nil, err
+			}
+			for _, x := range a {
+				c = append(c, float64(x))
+			}
+		}
+		return variant.MathValue(typ, c), nil
 	}
 }
 

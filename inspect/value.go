@@ -138,28 +138,15 @@ func (w *walker) finishPath(err error) error {
 	return err
 }
 
-// Component names in wire order. Basis and Transform3D are stored row by
-// row: the second real is the x of the Y column.
-var componentNames = map[variant.Type][]string{
-	variant.TypeVector2:     {"x", "y"},
-	variant.TypeRect2:       {"position.x", "position.y", "size.x", "size.y"},
-	variant.TypeVector3:     {"x", "y", "z"},
-	variant.TypeTransform2D: {"x.x", "x.y", "y.x", "y.y", "origin.x", "origin.y"},
-	variant.TypeVector4:     {"x", "y", "z", "w"},
-	variant.TypePlane:       {"normal.x", "normal.y", "normal.z", "d"},
-	variant.TypeQuaternion:  {"x", "y", "z", "w"},
-	variant.TypeAABB:        {"position.x", "position.y", "position.z", "size.x", "size.y", "size.z"},
-	variant.TypeBasis:       {"x.x", "y.x", "z.x", "x.y", "y.y", "z.y", "x.z", "y.z", "z.z"},
-	variant.TypeTransform3D: {"basis.x.x", "basis.y.x", "basis.z.x", "basis.x.y", "basis.y.y", "basis.z.y",
-		"basis.x.z", "basis.y.z", "basis.z.z", "origin.x", "origin.y", "origin.z"},
-	variant.TypeProjection: {"x.x", "x.y", "x.z", "x.w", "y.x", "y.y", "y.z", "y.w",
-		"z.x", "z.y", "z.z", "z.w", "w.x", "w.y", "w.z", "w.w"},
-	variant.TypeVector2i: {"x", "y"},
-	variant.TypeRect2i:   {"position.x", "position.y", "size.x", "size.y"},
-	variant.TypeVector3i: {"x", "y", "z"},
-	variant.TypeVector4i: {"x", "y", "z", "w"},
-	variant.TypeColor:    {"r", "g", "b", "a"},
-}
+// componentNames holds each math type's component names in wire order
+// (see variant.ComponentNames): a Basis is stored row by row, so its
+// second real is the x of the Y column, "y.x".
+var componentNames = func() (names [variant.TypeCount][]string) {
+	for t := range variant.TypeCount {
+		names[t] = variant.ComponentNames(t)
+	}
+	return names
+}()
 
 // formatReal formats a real stored in size bytes (4: a binary32, 8: a binary64).
 func formatReal(x float64, size int) string {
@@ -232,6 +219,21 @@ func (w *walker) value(off, depth int, lbl string) (int, variant.Type, bool, err
 		}
 		return next, t, false, nil
 	}
+	if f := variant.Facts(t); f.Ints+f.Floats > 0 { // int32 components, or Color's float32s
+		var c [16]uint32
+		next, err := r.Words(off, t, c[:f.Ints+f.Floats])
+		if err != nil {
+			return 0, t, false, err
+		}
+		for i, name := range componentNames[t] {
+			m := strconv.Itoa(int(int32(c[i])))
+			if f.Floats > 0 {
+				m = formatReal(float64(math.Float32frombits(c[i])), 4)
+			}
+			w.row(p+4*i, 4, d1, name, m)
+		}
+		return next, t, false, nil
+	}
 
 	var next int
 	switch t {
@@ -252,17 +254,6 @@ func (w *walker) value(off, depth int, lbl string) (int, variant.Type, bool, err
 		}
 	case variant.TypeString, variant.TypeStringName:
 		_, next, err = w.str(p, t, d1, "")
-	case variant.TypeVector2i, variant.TypeRect2i, variant.TypeVector3i, variant.TypeVector4i, variant.TypeColor:
-		var c [4]uint32
-		if next, err = r.Words(off, t, c[:variant.Facts(t).Size/4]); err == nil {
-			for i, name := range componentNames[t] {
-				m := strconv.Itoa(int(int32(c[i])))
-				if t == variant.TypeColor {
-					m = formatReal(float64(math.Float32frombits(c[i])), 4)
-				}
-				w.row(p+4*i, 4, d1, name, m)
-			}
-		}
 	case variant.TypeNodePath:
 		next, err = w.nodePath(off, p, d1)
 	case variant.TypeRID:

@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/gdvar/gdvar/internal/textchunk"
+	"github.com/gdvar/gdvar/wire"
 )
 
 // Placing an Int, a String or a Vector3 in a Value copies it to the heap:
@@ -194,23 +195,11 @@ func setWords(e *Entry, k, v Value) {
 
 // Values of each slab type, whose type words boxAt copies.
 var (
-	protoBool        Value = Bool(false)
-	protoInt         Value = Int(0)
-	protoFloat       Value = Float(0)
-	protoString      Value = String("")
-	protoStringName  Value = StringName("")
-	protoVector2     Value = Vector2{}
-	protoVector2i    Value = Vector2i{}
-	protoRect2i      Value = Rect2i{}
-	protoVector3     Value = Vector3{}
-	protoVector3i    Value = Vector3i{}
-	protoVector4     Value = Vector4{}
-	protoVector4i    Value = Vector4i{}
-	protoRect2       Value = Rect2{}
-	protoQuaternion  Value = Quaternion{}
-	protoColor       Value = Color{}
-	protoTransform2D Value = Transform2D{}
-	protoTransform3D Value = Transform3D{}
+	protoBool       Value = Bool(false)
+	protoInt        Value = Int(0)
+	protoFloat      Value = Float(0)
+	protoString     Value = String("")
+	protoStringName Value = StringName("")
 )
 
 // arena holds a decode call's slabs and blocks.
@@ -298,30 +287,41 @@ func (d *decoder) copyText(raw []byte) string {
 	return d.arena.text.String(raw)
 }
 
-// mathValue builds a fixed-size math value from its components in wire
-// order.
-func (d *decoder) mathValue(t Type, c *[16]float64) Value {
-	if !d.slabs() {
-		return MathValue(t, c[:])
+// mathValue decodes the fixed-size math value of type t at off, its real
+// components wide (float64) or not, into memory from the arena's block once
+// the call uses its arena, else from the heap.
+func (d *decoder) mathValue(off int, t Type, wide bool) (Value, int, error) {
+	f := &typeFacts[t]
+	n, size := f.Components(), 4
+	if wide {
+		size = 8
 	}
-	b := &d.arena.blk
-	switch t {
-	case TypeVector2:
-		return putBlock(b, protoVector2, Vector2{c[0], c[1]})
-	case TypeRect2:
-		return putBlock(b, protoRect2, Rect2{Vector2{c[0], c[1]}, Vector2{c[2], c[3]}})
-	case TypeVector3:
-		return putBlock(b, protoVector3, Vector3{c[0], c[1], c[2]})
-	case TypeTransform2D:
-		return putBlock(b, protoTransform2D, Transform2D{Vector2{c[0], c[1]}, Vector2{c[2], c[3]}, Vector2{c[4], c[5]}})
-	case TypeVector4:
-		return putBlock(b, protoVector4, Vector4{c[0], c[1], c[2], c[3]})
-	case TypeQuaternion:
-		return putBlock(b, protoQuaternion, Quaternion{c[0], c[1], c[2], c[3]})
-	case TypeTransform3D:
-		return putBlock(b, protoTransform3D, Transform3D{BasisFromRows(c[0:9]), Vector3{c[9], c[10], c[11]}})
+	p := off + 4
+	if rem := d.rem(p); rem < n*size {
+		return nil, 0, d.Short(off, t, n*size, rem)
 	}
-	return MathValue(t, c[:])
+	var m unsafe.Pointer
+	if d.slabs() {
+		m = d.arena.blk.take(f.words())
+	} else {
+		m = heapWords(f.words())
+	}
+	src := d.b[p : p+n*size]
+	switch {
+	case wide:
+		for i := range n {
+			*(*float64)(unsafe.Add(m, 8*f.GoIndex(i))) = wire.F64(src[8*i:])
+		}
+	case f.Reals > 0:
+		for i := range n {
+			*(*float64)(unsafe.Add(m, 8*f.GoIndex(i))) = float64(wire.F32(src[4*i:]))
+		}
+	default: // int32 components, or float32 ones copied as bits
+		for i := range n {
+			*(*uint32)(unsafe.Add(m, 4*f.GoIndex(i))) = wire.U32(src[4*i:])
+		}
+	}
+	return boxAt(f.Proto, m), p + n*size, nil
 }
 
 // vector2 returns a Vector2 as a Value.
@@ -329,41 +329,7 @@ func (d *decoder) vector2(x, y float64) Value {
 	if !d.slabs() {
 		return Vector2{x, y}
 	}
-	return putBlock(&d.arena.blk, protoVector2, Vector2{x, y})
-}
-
-// intVector returns a Vector2i, Vector3i, Rect2i or Vector4i from its
-// components.
-func (d *decoder) intVector(t Type, c *[4]int32) Value {
-	if !d.slabs() {
-		switch t {
-		case TypeVector2i:
-			return Vector2i{c[0], c[1]}
-		case TypeVector3i:
-			return Vector3i{c[0], c[1], c[2]}
-		case TypeRect2i:
-			return Rect2i{Vector2i{c[0], c[1]}, Vector2i{c[2], c[3]}}
-		}
-		return Vector4i{c[0], c[1], c[2], c[3]}
-	}
-	b := &d.arena.blk
-	switch t {
-	case TypeVector2i:
-		return putBlock(b, protoVector2i, Vector2i{c[0], c[1]})
-	case TypeVector3i:
-		return putBlock(b, protoVector3i, Vector3i{c[0], c[1], c[2]})
-	case TypeRect2i:
-		return putBlock(b, protoRect2i, Rect2i{Vector2i{c[0], c[1]}, Vector2i{c[2], c[3]}})
-	}
-	return putBlock(b, protoVector4i, Vector4i{c[0], c[1], c[2], c[3]})
-}
-
-// color returns a Color as a Value.
-func (d *decoder) color(c Color) Value {
-	if !d.slabs() {
-		return c
-	}
-	return putBlock(&d.arena.blk, protoColor, c)
+	return putBlock(&d.arena.blk, typeFacts[TypeVector2].Proto, Vector2{x, y})
 }
 
 // A small Dictionary and room for its entries, allocated together.

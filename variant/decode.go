@@ -147,12 +147,6 @@ func (d *decoder) reals(p int, dst []float64, wide bool) {
 	}
 }
 
-func (d *decoder) i32s(p int, dst []int32) {
-	for i := range dst {
-		dst[i] = int32(wire.U32(d.b[p+4*i:]))
-	}
-}
-
 // value decodes the Variant at off, nested depth deep, and returns it with
 // the offset after it.
 //
@@ -206,13 +200,8 @@ func (d *decoder) leaf(off int, h uint32, t Type) (Value, int, error) {
 		d.sawWide = true
 	}
 
-	if n := Facts(t).Reals; n > 0 {
-		var c [16]float64
-		next, err := d.Reals(off, h, t, c[:n])
-		if err != nil {
-			return nil, 0, err
-		}
-		return d.mathValue(t, &c), next, nil
+	if facts(t).Proto != nil {
+		return d.mathValue(off, t, wide)
 	}
 
 	switch t {
@@ -248,20 +237,6 @@ func (d *decoder) leaf(off int, h uint32, t Type) (Value, int, error) {
 			return nil, 0, err
 		}
 		return d.boxText(raw, t == TypeStringName), next, nil
-	case TypeVector2i, TypeRect2i, TypeVector3i, TypeVector4i:
-		n := Facts(t).Ints
-		if rem < 4*n {
-			return nil, 0, d.Short(off, t, 4*n, rem)
-		}
-		var c [4]int32
-		d.i32s(p, c[:n])
-		return d.intVector(t, &c), p + 4*n, nil
-	case TypeColor:
-		if rem < 16 {
-			return nil, 0, d.Short(off, t, 16, rem)
-		}
-		b := d.b[p:]
-		return d.color(Color{wire.F32(b), wire.F32(b[4:]), wire.F32(b[8:]), wire.F32(b[12:])}), p + 16, nil
 	case TypeNodePath:
 		return d.nodePath(off, p)
 	case TypeRID:
@@ -378,53 +353,6 @@ func numbers[T wire.Number](d *decoder, p, n int) []T {
 		}
 	}
 	return wire.Copy[T](d.b[p:], n)
-}
-
-// MathValue builds the fixed-size math value of type t (one with
-// TypeFacts.Reals components) from its components in wire order: a Basis
-// (and a Transform3D's) row by row, see BasisFromRows. It returns nil for
-// other types and when c is too short.
-func MathValue(t Type, c []float64) Value {
-	if n := Facts(t).Reals; n == 0 || len(c) < n {
-		return nil
-	}
-	switch t {
-	case TypeVector2:
-		return Vector2{c[0], c[1]}
-	case TypeRect2:
-		return Rect2{Vector2{c[0], c[1]}, Vector2{c[2], c[3]}}
-	case TypeVector3:
-		return Vector3{c[0], c[1], c[2]}
-	case TypeTransform2D:
-		return Transform2D{Vector2{c[0], c[1]}, Vector2{c[2], c[3]}, Vector2{c[4], c[5]}}
-	case TypeVector4:
-		return Vector4{c[0], c[1], c[2], c[3]}
-	case TypePlane:
-		return Plane{Vector3{c[0], c[1], c[2]}, c[3]}
-	case TypeQuaternion:
-		return Quaternion{c[0], c[1], c[2], c[3]}
-	case TypeAABB:
-		return AABB{Vector3{c[0], c[1], c[2]}, Vector3{c[3], c[4], c[5]}}
-	case TypeBasis:
-		return BasisFromRows(c[0:9])
-	case TypeTransform3D:
-		return Transform3D{BasisFromRows(c[0:9]), Vector3{c[9], c[10], c[11]}}
-	default: // TypeProjection, the last with Reals
-		return Projection{
-			Vector4{c[0], c[1], c[2], c[3]}, Vector4{c[4], c[5], c[6], c[7]},
-			Vector4{c[8], c[9], c[10], c[11]}, Vector4{c[12], c[13], c[14], c[15]},
-		}
-	}
-}
-
-// BasisFromRows builds a Basis (columns) from nine components given row by
-// row, the engine's storage and the order of its binary and text forms.
-func BasisFromRows(r []float64) Basis {
-	return Basis{
-		X: Vector3{r[0], r[3], r[6]},
-		Y: Vector3{r[1], r[4], r[7]},
-		Z: Vector3{r[2], r[5], r[8]},
-	}
 }
 
 // str reads a "str" payload at p: u32 length, UTF-8 bytes, padding.

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gdvar/gdvar/wire"
 )
@@ -113,10 +114,6 @@ func (e *encoder) realHeader(b []byte, t Type) ([]byte, error) {
 	return e.header(b, t, wire.Flag64)
 }
 
-func rows(m Basis) []float64 {
-	return []float64{m.X.X, m.Y.X, m.Z.X, m.X.Y, m.Y.Y, m.Z.Y, m.X.Z, m.Y.Z, m.Z.Z}
-}
-
 // tooDeep reports v, nested deeper than MaxDepth.
 func (e *encoder) tooDeep(b []byte, v Value) error {
 	return e.fail(b, TypeOf(v), ErrTooDeep, ErrCodeOutOfMemory,
@@ -166,78 +163,14 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 			return b, err
 		}
 		return wire.AppendString(b, string(v)), nil
-	case Vector2:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
+	case Vector2: // the most common math value, on a path of its own
+		if b, err = e.realHeader(b, TypeVector2); err != nil {
 			return b, err
 		}
-		return e.reals(b, v.X, v.Y), nil
-	case Rect2:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
+		if e.Precision == Double {
+			return wire.AppendF64(wire.AppendF64(b, v.X), v.Y), nil
 		}
-		return e.reals(b, v.Position.X, v.Position.Y, v.Size.X, v.Size.Y), nil
-	case Vector3:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		return e.reals(b, v.X, v.Y, v.Z), nil
-	case Transform2D:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		return e.reals(b, v.X.X, v.X.Y, v.Y.X, v.Y.Y, v.Origin.X, v.Origin.Y), nil
-	case Vector4:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		return e.reals(b, v.X, v.Y, v.Z, v.W), nil
-	case Plane:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		return e.reals(b, v.Normal.X, v.Normal.Y, v.Normal.Z, v.D), nil
-	case Quaternion:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		return e.reals(b, v.X, v.Y, v.Z, v.W), nil
-	case AABB:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		return e.reals(b, v.Position.X, v.Position.Y, v.Position.Z, v.Size.X, v.Size.Y, v.Size.Z), nil
-	case Basis:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		return e.reals(b, rows(v)...), nil
-	case Transform3D:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		b = e.reals(b, rows(v.Basis)...)
-		return e.reals(b, v.Origin.X, v.Origin.Y, v.Origin.Z), nil
-	case Projection:
-		if b, err = e.realHeader(b, v.Type()); err != nil {
-			return b, err
-		}
-		for _, c := range [4]Vector4{v.X, v.Y, v.Z, v.W} {
-			b = e.reals(b, c.X, c.Y, c.Z, c.W)
-		}
-		return b, nil
-	case Vector2i:
-		return e.ints(b, v.Type(), v.X, v.Y)
-	case Rect2i:
-		return e.ints(b, v.Type(), v.Position.X, v.Position.Y, v.Size.X, v.Size.Y)
-	case Vector3i:
-		return e.ints(b, v.Type(), v.X, v.Y, v.Z)
-	case Vector4i:
-		return e.ints(b, v.Type(), v.X, v.Y, v.Z, v.W)
-	case Color:
-		if b, err = e.header(b, TypeColor, 0); err != nil {
-			return b, err
-		}
-		return appendColor(b, v), nil
+		return wire.AppendF32(wire.AppendF32(b, float32(v.X)), float32(v.Y)), nil
 	case NodePath:
 		return e.nodePath(b, v)
 	case RID:
@@ -345,7 +278,53 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 		}
 		return b, nil
 	}
+	if t, f, p := mathData(v); f != nil {
+		return e.math(b, t, f, p)
+	}
 	return b, e.fail(b, TypeUnknown, ErrInvalidValue, ErrCodeInvalidParam, "unknown Value implementation")
+}
+
+// math writes the fixed-size math value of type t whose components are at
+// p (see mathData).
+func (e *encoder) math(b []byte, t Type, f *TypeFacts, p unsafe.Pointer) ([]byte, error) {
+	var err error
+	if f.Reals == 0 {
+		b, err = e.header(b, t, 0)
+	} else {
+		b, err = e.realHeader(b, t)
+	}
+	if err != nil {
+		return b, err
+	}
+	n := f.Components()
+	double := f.Reals > 0 && e.Precision == Double
+	if f.order == "" { // the Go memory as it is, on little-endian machines
+		switch {
+		case f.Reals == 0: // int32, or float32 bits
+			return wire.AppendInt32s(b, unsafe.Slice((*int32)(p), n)), nil
+		case double:
+			return wire.AppendFloat64s(b, unsafe.Slice((*float64)(p), n)), nil
+		}
+		for _, x := range unsafe.Slice((*float64)(p), n) {
+			b = wire.AppendF32(b, float32(x))
+		}
+		return b, nil
+	}
+	switch {
+	case f.Reals == 0:
+		for i := range n {
+			b = wire.AppendU32(b, *(*uint32)(unsafe.Add(p, 4*uintptr(f.order[i]))))
+		}
+	case double:
+		for i := range n {
+			b = wire.AppendF64(b, *(*float64)(unsafe.Add(p, 8*uintptr(f.order[i]))))
+		}
+	default:
+		for i := range n {
+			b = wire.AppendF32(b, float32(*(*float64)(unsafe.Add(p, 8*uintptr(f.order[i])))))
+		}
+	}
+	return b, nil
 }
 
 func appendColor(b []byte, c Color) []byte {
@@ -353,17 +332,6 @@ func appendColor(b []byte, c Color) []byte {
 	b = wire.AppendF32(b, c.G)
 	b = wire.AppendF32(b, c.B)
 	return wire.AppendF32(b, c.A)
-}
-
-func (e *encoder) ints(b []byte, t Type, c ...int32) ([]byte, error) {
-	b, err := e.header(b, t, 0)
-	if err != nil {
-		return b, err
-	}
-	for _, x := range c {
-		b = wire.AppendU32(b, uint32(x))
-	}
-	return b, nil
 }
 
 func (e *encoder) nodePath(b []byte, p NodePath) ([]byte, error) {

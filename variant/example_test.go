@@ -149,3 +149,21 @@ func ExampleDecMode_DecodeBudget() {
 	// Array 0 false
 	// Nil 0 true
 }
+
+func ExampleMathValue() {
+	// A Basis from its nine components as the engine stores them, row by
+	// row; the Go struct holds the columns.
+	b := variant.MathValue(variant.TypeBasis, []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}).(variant.Basis)
+	fmt.Println(b.X, b.Y, b.Z)
+	// Output: Vector3(1, 4, 7) Vector3(2, 5, 8) Vector3(3, 6, 9)
+}
+
+func ExampleAppendComponents() {
+	t := variant.Transform2D{X: variant.Vector2{X: 1}, Y: variant.Vector2{Y: 1}, Origin: variant.Vector2{X: 10, Y: 20}}
+	names := variant.ComponentNames(t.Type())
+	for i, c := range variant.AppendComponents(nil, t) {
+		fmt.Printf("%s=%g ", names[i], c)
+	}
+	fmt.Println()
+	// Output: x.x=1 x.y=0 y.x=0 y.y=1 origin.x=10 origin.y=20
+}

@@ -1,7 +1,12 @@
 package variant
 
 // TypeFacts are the engine's facts about the binary layout of one Variant
-// type, as every reader and writer of the format asks them.
+// type, as every reader and writer of the format asks them, and for a
+// fixed-size math type how its Go type holds its components. Every layer
+// (decoder, encoder, text and JSON forms, the Go mapping, inspect) builds
+// and reads math values from these facts: adding such a type takes its row
+// here, its Go type (value.go, stringer.go), its ids (type.go) and its
+// str() form (package gdjson).
 type TypeFacts struct {
 	// Size is the payload size in bytes of a fixed-size type at single
 	// precision (0 for the other types). RID, whose size depends on the
@@ -24,27 +29,38 @@ type TypeFacts struct {
 	// Comps is the number of components per element of a packed array
 	// of vectors (real components, see Real) or of Colors (float32).
 	Comps int
+	// Proto is the zero value of the Go type of a fixed-size math type
+	// (one with Reals, Ints or Floats), nil for the other types. That
+	// struct holds exactly the type's components, as float64 (Reals),
+	// int32 (Ints) or float32 (Floats), in the order of its fields; an
+	// init check refuses any other layout.
+	Proto Value
+	// order lists, for a math type whose Go struct does not hold its
+	// components in wire order, the index in the struct of each wire
+	// component (see GoIndex); empty for the others. A string, so that
+	// the table cannot be changed through the facts it hands out.
+	order string
 }
 
 // typeFacts holds the facts of every type.
 var typeFacts = [TypeCount]TypeFacts{
 	TypeBool:               {Size: 4},
-	TypeVector2:            {Size: 8, Reals: 2, Real: true},
-	TypeVector2i:           {Size: 8, Ints: 2},
-	TypeRect2:              {Size: 16, Reals: 4, Real: true},
-	TypeRect2i:             {Size: 16, Ints: 4},
-	TypeVector3:            {Size: 12, Reals: 3, Real: true},
-	TypeVector3i:           {Size: 12, Ints: 3},
-	TypeTransform2D:        {Size: 24, Reals: 6, Real: true},
-	TypeVector4:            {Size: 16, Reals: 4, Real: true},
-	TypeVector4i:           {Size: 16, Ints: 4},
-	TypePlane:              {Size: 16, Reals: 4, Real: true},
-	TypeQuaternion:         {Size: 16, Reals: 4, Real: true},
-	TypeAABB:               {Size: 24, Reals: 6, Real: true},
-	TypeBasis:              {Size: 36, Reals: 9, Real: true},
-	TypeTransform3D:        {Size: 48, Reals: 12, Real: true},
-	TypeProjection:         {Size: 64, Reals: 16, Real: true},
-	TypeColor:              {Size: 16, Floats: 4},
+	TypeVector2:            {Size: 8, Reals: 2, Real: true, Proto: Vector2{}},
+	TypeVector2i:           {Size: 8, Ints: 2, Proto: Vector2i{}},
+	TypeRect2:              {Size: 16, Reals: 4, Real: true, Proto: Rect2{}},
+	TypeRect2i:             {Size: 16, Ints: 4, Proto: Rect2i{}},
+	TypeVector3:            {Size: 12, Reals: 3, Real: true, Proto: Vector3{}},
+	TypeVector3i:           {Size: 12, Ints: 3, Proto: Vector3i{}},
+	TypeTransform2D:        {Size: 24, Reals: 6, Real: true, Proto: Transform2D{}},
+	TypeVector4:            {Size: 16, Reals: 4, Real: true, Proto: Vector4{}},
+	TypeVector4i:           {Size: 16, Ints: 4, Proto: Vector4i{}},
+	TypePlane:              {Size: 16, Reals: 4, Real: true, Proto: Plane{}},
+	TypeQuaternion:         {Size: 16, Reals: 4, Real: true, Proto: Quaternion{}},
+	TypeAABB:               {Size: 24, Reals: 6, Real: true, Proto: AABB{}},
+	TypeBasis:              {Size: 36, Reals: 9, Real: true, Proto: Basis{}, order: basisWireOrder},
+	TypeTransform3D:        {Size: 48, Reals: 12, Real: true, Proto: Transform3D{}, order: basisWireOrder + "\x09\x0a\x0b"},
+	TypeProjection:         {Size: 64, Reals: 16, Real: true, Proto: Projection{}},
+	TypeColor:              {Size: 16, Floats: 4, Proto: Color{}},
 	TypePackedInt32Array:   {ElemSize: 4},
 	TypePackedInt64Array:   {ElemSize: 8},
 	TypePackedFloat32Array: {ElemSize: 4},
@@ -55,12 +71,23 @@ var typeFacts = [TypeCount]TypeFacts{
 	TypePackedVector4Array: {ElemSize: 16, Comps: 4, Real: true},
 }
 
+// basisWireOrder is the order of a Basis's components on the wire, row by row,
+// as indexes into its Go struct, which holds the columns X, Y and Z.
+const basisWireOrder = "\x00\x03\x06\x01\x04\x07\x02\x05\x08"
+
 // Facts returns the layout facts of type t (zero for TypeUnknown).
-func Facts(t Type) TypeFacts {
+func Facts(t Type) TypeFacts { return *facts(t) }
+
+// noFacts are the facts of TypeUnknown.
+var noFacts TypeFacts
+
+// facts returns the row of t without copying it, for the hot paths. The
+// rows are never written to.
+func facts(t Type) *TypeFacts {
 	if t < TypeCount {
-		return typeFacts[t]
+		return &typeFacts[t]
 	}
-	return TypeFacts{}
+	return &noFacts
 }
 
 // A Feature is a part of the format that engines read only from some

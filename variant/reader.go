@@ -165,7 +165,7 @@ func (r *Reader) Head(off, depth int) (uint32, Type, error) {
 // Wide reports whether a value of type t with header h has
 // double-precision components.
 func (r *Reader) Wide(h uint32, t Type) bool {
-	return h&wire.Flag64 != 0 && r.ff.WideReals && Facts(t).Real
+	return h&wire.Flag64 != 0 && r.ff.WideReals && facts(t).Real
 }
 
 // QuickStr is StrRaw's common case, small enough to inline.
@@ -605,7 +605,7 @@ func (r *Reader) skip(off, depth int) (int, Type, bool, error) {
 	}
 	p := off + 4
 	rem := r.rem(p)
-	size := Facts(t).Size
+	size := facts(t).Size
 	if r.Wide(h, t) {
 		size *= 2
 	}
@@ -716,7 +716,7 @@ func (r *Reader) skip(off, depth int) (int, Type, bool, error) {
 // t with header h (0 for the types that are not packed arrays of
 // fixed-size elements).
 func (r *Reader) ElemSize(h uint32, t Type) int {
-	f := Facts(t)
+	f := facts(t)
 	if r.Wide(h, t) {
 		return 2 * f.ElemSize
 	}

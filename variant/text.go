@@ -191,18 +191,6 @@ func (w *writer) sep(i int) bool {
 	return true
 }
 
-// reals writes a constructor of real_t arguments.
-func (w *writer) reals(name string, xs ...float64) {
-	w.open(name)
-	for i, x := range xs {
-		if !w.sep(i) {
-			break
-		}
-		w.buf = appendReal(w.buf, x, realT, false, w.g3)
-	}
-	w.close()
-}
-
 func (w *writer) ints(name string, xs ...int32) {
 	w.open(name)
 	for i, x := range xs {
@@ -312,41 +300,6 @@ func (w *writer) leaf(v Value) error {
 		w.str(", ")
 		w.buf = strconv.AppendInt(w.buf, int64(v.Object), 10)
 		w.str(")")
-	case Vector2:
-		w.reals("Vector2", v.X, v.Y)
-	case Vector2i:
-		w.ints("Vector2i", v.X, v.Y)
-	case Rect2:
-		w.reals("Rect2", v.Position.X, v.Position.Y, v.Size.X, v.Size.Y)
-	case Rect2i:
-		w.ints("Rect2i", v.Position.X, v.Position.Y, v.Size.X, v.Size.Y)
-	case Vector3:
-		w.reals("Vector3", v.X, v.Y, v.Z)
-	case Vector3i:
-		w.ints("Vector3i", v.X, v.Y, v.Z)
-	case Transform2D:
-		w.reals("Transform2D", v.X.X, v.X.Y, v.Y.X, v.Y.Y, v.Origin.X, v.Origin.Y)
-	case Vector4:
-		w.reals("Vector4", v.X, v.Y, v.Z, v.W)
-	case Vector4i:
-		w.ints("Vector4i", v.X, v.Y, v.Z, v.W)
-	case Plane:
-		w.reals("Plane", v.Normal.X, v.Normal.Y, v.Normal.Z, v.D)
-	case Quaternion:
-		w.reals(w.typeName(TypeQuaternion), v.X, v.Y, v.Z, v.W)
-	case AABB:
-		w.reals("AABB", v.Position.X, v.Position.Y, v.Position.Z, v.Size.X, v.Size.Y, v.Size.Z)
-	case Basis:
-		// The text lists the rows; the model holds the columns.
-		w.reals("Basis", basisRows(v)...)
-	case Transform3D:
-		w.reals(w.typeName(TypeTransform3D), append(basisRows(v.Basis), v.Origin.X, v.Origin.Y, v.Origin.Z)...)
-	case Projection:
-		w.reals("Projection", v.X.X, v.X.Y, v.X.Z, v.X.W, v.Y.X, v.Y.Y, v.Y.Z, v.Y.W,
-			v.Z.X, v.Z.Y, v.Z.Z, v.Z.W, v.W.X, v.W.Y, v.W.Z, v.W.W)
-	case Color:
-		w.float32s("Color", w.color(v))
-
 	case PackedByteArray:
 		w.open(w.typeName(TypePackedByteArray))
 		for i, x := range v {
@@ -431,6 +384,10 @@ func (w *writer) leaf(v Value) error {
 		}
 		w.close()
 	default:
+		if _, f, _ := mathData(v); f != nil {
+			w.math(v, f)
+			return nil
+		}
 		if w.lenient {
 			w.str("null")
 			return nil
@@ -449,9 +406,25 @@ func (w *writer) realList(xs ...float64) {
 	}
 }
 
-// basisRows returns the nine components of b row by row.
-func basisRows(b Basis) []float64 {
-	return []float64{b.X.X, b.Y.X, b.Z.X, b.X.Y, b.Y.Y, b.Z.Y, b.X.Z, b.Y.Z, b.Z.Z}
+// math writes a fixed-size math value, whose type has the facts f: its
+// constructor with its components in wire order (a Basis row by row).
+func (w *writer) math(v Value, f *TypeFacts) {
+	var buf [16]float64
+	w.open(w.typeName(v.Type()))
+	for i, x := range AppendComponents(buf[:0], v) {
+		if !w.sep(i) {
+			break
+		}
+		switch {
+		case f.Reals > 0:
+			w.buf = appendReal(w.buf, x, realT, false, w.g3)
+		case f.Ints > 0:
+			w.buf = strconv.AppendInt(w.buf, int64(x), 10)
+		default:
+			w.buf = appendReal(w.buf, x, realFloat, false, w.g3)
+		}
+	}
+	w.close()
 }
 
 // quote writes s as a string literal on one line: backslash escapes for

@@ -19,7 +19,7 @@ package main
 
 import (
 	"bufio"
-	"encoding/binary"
+	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -32,6 +32,7 @@ import (
 
 	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
+	"github.com/gdvar/gdvar/wire"
 )
 
 type fixture struct {
@@ -357,9 +358,16 @@ func collectReals(v reflect.Value, out *[]float64) {
 }
 
 // zeroPadding returns a copy of the first Variant in b with every padding
-// byte set to zero: the engines leave NodePath padding uninitialized.
+// byte set to zero: the engines leave NodePath padding uninitialized. The
+// value is read with variant.Reader, so the format's layout is known in
+// one place; only where padding sits is this walker's concern.
 func zeroPadding(b []byte, fam variant.Family) ([]byte, error) {
-	w := walker{b: append([]byte(nil), b...), g3: fam == variant.Godot3, fam: fam}
+	m, err := variant.DecOptions{Family: fam, AllowObjects: true}.DecMode()
+	if err != nil {
+		return nil, err
+	}
+	w := walker{b: bytes.Clone(b)}
+	w.r = m.Reader(w.b)
 	n, err := w.value(0, 0)
 	if err != nil {
 		return nil, err
@@ -367,239 +375,133 @@ func zeroPadding(b []byte, fam variant.Family) ([]byte, error) {
 	return w.b[:n], nil
 }
 
+// walker zeroes the padding of the value in b, which r reads.
 type walker struct {
-	b   []byte
-	g3  bool
-	fam variant.Family
+	b []byte
+	r variant.Reader
 }
 
-var errShort = errors.New("truncated")
-
-func (w *walker) u32(p int) (uint32, error) {
-	if p+4 > len(w.b) {
-		return 0, errShort
-	}
-	return binary.LittleEndian.Uint32(w.b[p:]), nil
-}
-
-func (w *walker) skip(p, n int) (int, error) {
-	if n < 0 || p+n > len(w.b) {
-		return 0, errShort
-	}
-	return p + n, nil
-}
-
-// padded skips n bytes and zeroes the padding up to a multiple of 4.
-func (w *walker) padded(p, n int) (int, error) {
-	q, err := w.skip(p, n)
+// str zeroes the padding of the "str" payload at p in a value of type t
+// and returns the offset after it.
+func (w *walker) str(p int, t variant.Type) (int, error) {
+	raw, next, err := w.r.StrRaw(p, t)
 	if err != nil {
 		return 0, err
 	}
-	for q%4 != 0 {
-		if q >= len(w.b) {
-			return q, nil
-		}
-		w.b[q] = 0
-		q++
-	}
-	return q, nil
+	clear(w.b[p+4+len(raw) : next])
+	return next, nil
 }
 
-func (w *walker) str(p int) (int, error) {
-	n, err := w.u32(p)
-	if err != nil {
-		return 0, err
-	}
-	return w.padded(p+4, int(n))
-}
-
-var realCount = map[variant.Type]int{
-	variant.TypeVector2: 2, variant.TypeRect2: 4, variant.TypeVector3: 3, variant.TypeTransform2D: 6,
-	variant.TypeVector4: 4, variant.TypePlane: 4, variant.TypeQuaternion: 4, variant.TypeAABB: 6,
-	variant.TypeBasis: 9, variant.TypeTransform3D: 12, variant.TypeProjection: 16,
-}
-
-var fixedSize = map[variant.Type]int{
-	variant.TypeNil: 0, variant.TypeBool: 4, variant.TypeVector2i: 8, variant.TypeRect2i: 16,
-	variant.TypeVector3i: 12, variant.TypeVector4i: 16, variant.TypeColor: 16, variant.TypeCallable: 0,
-}
-
-func (w *walker) containerType(p int, kind uint32) (int, error) {
+// typeData zeroes the padding of the type data of kind kind (a class
+// name or a script path) of a typed container t at p.
+func (w *walker) typeData(p int, kind uint32, t variant.Type) (int, error) {
 	switch kind {
-	case 1:
-		return w.skip(p, 4)
-	case 2, 3:
-		return w.str(p)
+	case wire.KindBuiltin:
+		return p + 4, nil
+	case wire.KindClassName, wire.KindScript:
+		return w.str(p, t)
 	}
 	return p, nil
 }
 
-func (w *walker) value(p, depth int) (int, error) {
-	if depth > 2000 {
-		return 0, errors.New("too deep")
-	}
-	h, err := w.u32(p)
+// value zeroes the padding of the value at off, nested depth deep, and
+// returns the offset after it.
+func (w *walker) value(off, depth int) (int, error) {
+	r := &w.r
+	h, t, err := r.Head(off, depth)
 	if err != nil {
 		return 0, err
 	}
-	p += 4
-	t, ok := variant.TypeFromID(w.fam, uint8(h))
-	if !ok {
-		return 0, fmt.Errorf("type id %d", uint8(h))
+	p := off + 4
+	strs := func(q, n int) (int, error) {
+		for range n {
+			if q, err = w.str(q, t); err != nil {
+				return 0, err
+			}
+		}
+		return q, nil
 	}
-	flag64 := h>>16&1 != 0
-	realSize := 4
-	if flag64 && !w.g3 {
-		realSize = 8
-	}
-	if n, ok := fixedSize[t]; ok {
-		return w.skip(p, n)
-	}
-	if n, ok := realCount[t]; ok {
-		return w.skip(p, n*realSize)
-	}
-	count := func() (int, int, error) {
-		n, err := w.u32(p)
-		return int(n & 0x7fffffff), p + 4, err
+	values := func(q, n int) (int, error) {
+		for range n {
+			if q, err = w.value(q, depth+1); err != nil {
+				return 0, err
+			}
+		}
+		return q, nil
 	}
 	switch t {
-	case variant.TypeInt, variant.TypeFloat:
-		if flag64 {
-			return w.skip(p, 8)
-		}
-		return w.skip(p, 4)
 	case variant.TypeString, variant.TypeStringName:
-		return w.str(p)
+		return w.str(p, t)
 	case variant.TypeNodePath:
-		nc, err := w.u32(p)
+		_, total, _, q, err := r.NodePathHead(off, p)
 		if err != nil {
 			return 0, err
 		}
-		sc, err := w.u32(p + 4)
-		if err != nil {
-			return 0, err
-		}
-		fl, err := w.u32(p + 8)
-		if err != nil {
-			return 0, err
-		}
-		n := int(nc&0x7fffffff) + int(sc)
-		if fl&2 != 0 {
-			n++
-		}
-		p += 12
-		for range n {
-			if p, err = w.str(p); err != nil {
-				return 0, err
-			}
-		}
-		return p, nil
-	case variant.TypeRID:
-		if w.g3 {
-			return p, nil
-		}
-		return w.skip(p, 8)
-	case variant.TypeObject:
-		if flag64 {
-			return w.skip(p, 8)
-		}
-		cl, err := w.u32(p)
-		if err != nil {
-			return 0, err
-		}
-		if p, err = w.str(p); err != nil {
-			return 0, err
-		}
-		if cl == 0 {
-			return p, nil
-		}
-		pc, err := w.u32(p)
-		if err != nil {
-			return 0, err
-		}
-		p += 4
-		for range max(int(int32(pc)), 0) {
-			if p, err = w.str(p); err != nil {
-				return 0, err
-			}
-			if p, err = w.value(p, depth+1); err != nil {
-				return 0, err
-			}
-		}
-		return p, nil
+		return strs(q, int(total))
 	case variant.TypeSignal:
-		if p, err = w.str(p); err != nil {
-			return 0, err
-		}
-		return w.skip(p, 8)
-	case variant.TypeDictionary:
-		if !w.g3 {
-			if p, err = w.containerType(p, h>>16&3); err != nil {
-				return 0, err
-			}
-			if p, err = w.containerType(p, h>>18&3); err != nil {
-				return 0, err
-			}
-		}
-		n, q, err := count()
+		q, err := w.str(p, t)
 		if err != nil {
 			return 0, err
 		}
-		p = q
-		for range 2 * n {
-			if p, err = w.value(p, depth+1); err != nil {
-				return 0, err
-			}
+		_, next, err := r.Field(off, q, t, 8)
+		return next, err
+	case variant.TypeObject:
+		if _, next, asID, err := r.ObjectID(off, h); asID {
+			return next, err
 		}
-		return p, nil
-	case variant.TypeArray:
-		if !w.g3 {
-			if p, err = w.containerType(p, h>>16&3); err != nil {
-				return 0, err
-			}
-		}
-		n, q, err := count()
-		if err != nil {
+		if _, err := w.str(p, t); err != nil { // the class
 			return 0, err
 		}
-		p = q
+		class, n, q, err := r.ObjectHead(off, p)
+		if err != nil || len(class) == 0 {
+			return q, err
+		}
 		for range n {
-			if p, err = w.value(p, depth+1); err != nil {
+			if q, err = w.str(q, t); err != nil {
+				return 0, err
+			}
+			if q, err = w.value(q, depth+1); err != nil {
 				return 0, err
 			}
 		}
-		return p, nil
+		return q, nil
+	case variant.TypeArray, variant.TypeDictionary:
+		first, second := r.TypeKinds(h, t)
+		q, err := w.typeData(p, first, t)
+		if err == nil {
+			_, err = w.typeData(q, second, t)
+		}
+		if err != nil {
+			return 0, err
+		}
+		if t == variant.TypeArray {
+			_, n, q, err := r.ArrayHead(off, h)
+			if err != nil {
+				return 0, err
+			}
+			return values(q+4, n)
+		}
+		_, _, n, q, err := r.DictHead(off, h)
+		if err != nil {
+			return 0, err
+		}
+		return values(q+4, 2*n)
 	case variant.TypePackedByteArray:
-		n, q, err := count()
+		n, err := r.Count(off, p, t, 1)
 		if err != nil {
 			return 0, err
 		}
-		return w.padded(q, n)
+		end := p + 4 + n
+		next := min(end+wire.Pad4(n), len(w.b)) // the padding may be cut short
+		clear(w.b[end:next])
+		return next, nil
 	case variant.TypePackedStringArray:
-		n, q, err := count()
+		n, err := r.StringsCount(off, p)
 		if err != nil {
 			return 0, err
 		}
-		p = q
-		for range n {
-			if p, err = w.str(p); err != nil {
-				return 0, err
-			}
-		}
-		return p, nil
+		return strs(p+4, n)
 	}
-	elem := map[variant.Type]int{
-		variant.TypePackedInt32Array: 4, variant.TypePackedInt64Array: 8,
-		variant.TypePackedFloat32Array: 4, variant.TypePackedFloat64Array: 8,
-		variant.TypePackedVector2Array: 2 * realSize, variant.TypePackedVector3Array: 3 * realSize,
-		variant.TypePackedColorArray: 16, variant.TypePackedVector4Array: 4 * realSize,
-	}[t]
-	if elem == 0 {
-		return 0, fmt.Errorf("unhandled type %v", t)
-	}
-	n, q, err := count()
-	if err != nil {
-		return 0, err
-	}
-	return w.skip(q, n*elem)
+	next, _, _, err := r.Skip(off, depth) // no padding in the other types
+	return next, err
 }
