@@ -167,3 +167,16 @@ func ExampleAppendComponents() {
 	fmt.Println()
 	// Output: x.x=1 x.y=0 y.x=0 y.y=1 origin.x=10 origin.y=20
 }
+
+func ExampleNewTypedDictionary() {
+	d := variant.NewTypedDictionary(variant.Typed(variant.TypeString), variant.Typed(variant.TypeInt), 1)
+	d.Set(variant.String("strength"), variant.Int(14))
+	b, _ := variant.Encode(d)
+	v, _, _ := variant.Decode(b)
+	back := v.(*variant.Dictionary)
+	fmt.Println(back.KeyType().Builtin, back.ValueType().Builtin)
+	fmt.Println(back)
+	// Output:
+	// String int
+	// Dictionary[String, int]({ "strength": 14 })
+}
