@@ -529,9 +529,15 @@ type entryState struct {
 // entries decodes entries i to n of dict, the first at q.
 func (d *decoder) entries(dict *Dictionary, i, n, q, depth int, st entryState) (int, error) {
 	for ; i < n; i++ {
-		k, next, class, err := d.key(q, depth+1)
-		if err != nil {
-			return 0, prefixPath(err, KeyIndexSeg(i))
+		var k Value
+		var next, class int
+		if e := d.quickKey(q); e != nil && depth < d.maxDepth {
+			k, next, class = e.value, q+int(e.size), int(e.class)
+		} else {
+			var err error
+			if k, next, class, err = d.key(q, depth+1); err != nil {
+				return 0, prefixPath(err, KeyIndexSeg(i))
+			}
 		}
 		v, next, err := d.value(next, depth+1)
 		if err != nil {
@@ -571,8 +577,11 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 		return nil, 0, err
 	}
 	q += 4
-	k, next, class, err := d.key(q, depth+1)
-	if err != nil {
+	var k Value
+	var next, class int
+	if e := d.quickKey(q); e != nil && depth < d.maxDepth {
+		k, next, class = e.value, q+int(e.size), int(e.class)
+	} else if k, next, class, err = d.key(q, depth+1); err != nil {
 		return nil, 0, prefixPath(err, KeyIndexSeg(0))
 	}
 	if m != n || kt.IsTyped() || class < 0 || d.arena.misses[class] >= missLimit {
@@ -592,7 +601,9 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	var seen uint64
 	for i := range n {
 		if i > 0 {
-			if k, next, class, err = d.key(q, depth+1); err != nil {
+			if e := d.quickKey(q); e != nil && depth < d.maxDepth {
+				k, next, class = e.value, q+int(e.size), int(e.class)
+			} else if k, next, class, err = d.key(q, depth+1); err != nil {
 				return nil, 0, prefixPath(err, KeyIndexSeg(i))
 			}
 		}
@@ -701,23 +712,44 @@ type internEntry struct {
 	value Value
 	class uint8
 	// For the common case of a key of at most 8 bytes repeated byte for
-	// byte: the size of its encoding (12 or 16; else 0), whose first 8
-	// bytes are head and the rest tail.
-	size       uint8
-	head, tail uint64
+	// byte (see quickKey): the size of its encoding (12 or 16), whose first
+	// 8 bytes are head and the rest, masked by mask, tail. They are set
+	// when the key is first found again: until then, and for a longer key,
+	// mask is 0 and tail 1, which no input matches.
+	size             uint8
+	head, tail, mask uint64
 }
 
 // raw returns the entry's bytes in b, the input.
 func (e *internEntry) raw(b []byte) []byte { return b[e.at : e.at+e.n] }
 
-// quick sets e's size, head and tail from the key at off, n bytes long.
+// quick sets e's size, head and tail from the key at off, n bytes long,
+// found again.
 func (e *internEntry) quick(b []byte, off, n int) {
 	switch size := 8 + n + wire.Pad4(n); size {
 	case 12:
-		e.size, e.head, e.tail = uint8(size), wire.U64(b[off:]), uint64(wire.U32(b[off+8:]))
+		e.size, e.head, e.tail, e.mask = uint8(size), wire.U64(b[off:]), uint64(wire.U32(b[off+8:])), 0xFFFFFFFF
 	case 16:
-		e.size, e.head, e.tail = uint8(size), wire.U64(b[off:]), wire.U64(b[off+8:])
+		e.size, e.head, e.tail, e.mask = uint8(size), wire.U64(b[off:]), wire.U64(b[off+8:]), ^uint64(0)
+	default:
+		e.size = 1
 	}
+}
+
+// quickKey is key's common case, small enough to inline: the key after
+// the last one found, byte for byte as then, with 16 bytes of input at
+// off (whatever follows a 12-byte key is masked off): its entry, whose
+// encoding is e.size bytes. The caller checked that a key may nest where
+// it is. When it returns nil, key decides.
+func (d *decoder) quickKey(off int) *internEntry {
+	if i := d.nextIntern; i < d.internCount && off+16 <= len(d.b) {
+		e := &d.interned[i]
+		if wire.U64(d.b[off:]) == e.head && wire.U64(d.b[off+8:])&e.mask == e.tail {
+			d.nextIntern = i + 1
+			return e
+		}
+	}
+	return nil
 }
 
 // key decodes a Dictionary key. String keys repeat across dictionaries
@@ -728,16 +760,6 @@ func (e *internEntry) quick(b []byte, off, n int) {
 // cache; keys of different classes are different.
 func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 	b := d.b
-	if i := d.nextIntern; i < d.internCount && depth <= d.maxDepth {
-		// The key after the last one, byte for byte as then.
-		e := &d.interned[i]
-		if size := int(e.size); size != 0 && off+size <= len(b) && wire.U64(b[off:]) == e.head {
-			if size == 12 && uint64(wire.U32(b[off+8:])) == e.tail || size == 16 && wire.U64(b[off+8:]) == e.tail {
-				d.nextIntern = i + 1
-				return e.value, off + size, int(e.class), nil
-			}
-		}
-	}
 	if depth <= d.maxDepth && len(b)-off >= 8 && b[off] == byte(TypeString) {
 		n := int(int32(wire.U32(b[off+4:])))
 		end := off + 8 + n
@@ -745,12 +767,18 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 			raw := b[off+8 : end]
 			if i := d.nextIntern; i < d.internCount {
 				if e := &d.interned[i]; string(e.raw(b)) == string(raw) {
+					if e.size == 0 {
+						e.quick(b, off, n)
+					}
 					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
 			}
 			for i := range d.internCount {
 				if e := &d.interned[i]; bytes.Equal(e.raw(b), raw) {
+					if e.size == 0 {
+						e.quick(b, off, n)
+					}
 					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
 				}
@@ -773,9 +801,11 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 					break
 				}
 			}
-			d.interned[d.internCount] = internEntry{at: int32(off + 8), n: int32(n), value: v, class: c}
-			d.interned[d.internCount].quick(b, off, n)
+			e := &d.interned[d.internCount]
+			e.at, e.n, e.value, e.class = int32(off+8), int32(n), v, c
+			e.size, e.head, e.tail, e.mask = 0, 0, 1, 0
 			d.internCount++
+			d.nextIntern = d.internCount // a new key is likely followed by another new one
 			return v, next, int(c), nil
 		}
 	}
