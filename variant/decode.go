@@ -594,7 +594,9 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	}
 	first := class
 	dict := d.arena.headers.take()
-	dict.types = d.dictTypes(kt, vt)
+	if vt.IsTyped() { // (the slot is new: untyped already)
+		dict.types = d.dictTypes(kt, vt)
+	}
 	b := &d.arena.blk
 	es := unsafe.Slice((*Entry)(b.take(4*n)), n)
 	lo, hi := b.lo, b.hi
