@@ -572,9 +572,13 @@ func (d *decoder) add(dict *Dictionary, k, v Value, class int, st *entryState) {
 // too (see arena.go); a Dictionary whose first key began one that did not
 // fit goes straight to ordinary memory.
 func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, error) {
-	kt, vt, m, q, err := d.DictHead(off, h)
-	if err != nil {
-		return nil, 0, err
+	var kt, vt ContainerType
+	var err error
+	m, q, ok := d.QuickContainerHead(off, h)
+	if !ok {
+		if kt, vt, m, q, err = d.DictHead(off, h); err != nil {
+			return nil, 0, err
+		}
 	}
 	q += 4
 	var k Value
