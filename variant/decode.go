@@ -618,13 +618,14 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 			return nil, 0, prefixPath(err, KeySeg(k))
 		}
 		q = after
-		kb, ok := k, class >= 0 && seen&(1<<class) == 0 && within(v, lo, hi)
-		if ok && !within(k, lo, hi) {
-			if b.keyIn&(1<<class) != 0 {
-				kb = b.keys[class]
-			} else {
-				kb = d.blockKey(class, k)
-			}
+		bit := uint64(1) << (uint(class) & 63) // (class < maxInterned when not -1)
+		kb, ok := k, class >= 0 && seen&bit == 0 && within(v, lo, hi)
+		switch {
+		case !ok:
+		case b.keyIn&bit != 0:
+			kb = b.keys[class] // the block's copy of the key, made before
+		case !within(k, lo, hi):
+			kb = d.blockKey(class, k)
 			ok = within(kb, lo, hi)
 		}
 		if !ok {
@@ -640,7 +641,7 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 			d.add(dict, k, v, class, &st)
 			return d.finish(dict, false, nil, -1, i+1, n, q, depth, st)
 		}
-		seen |= 1 << class
+		seen |= bit
 		setWords(&es[i], kb, v)
 	}
 	dict.entries = es
