@@ -26,7 +26,13 @@ trap 'rm -rf "$tmp"' EXIT
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(go version | cut -d' ' -f3)" >&2
 echo "date: $(date -u +%Y-%m-%dT%H:%MZ)" >&2
 
-go test -run '^$' -bench . -benchmem -benchtime "$benchtime" -count "$runs" ./bench | tee "$tmp/go.txt" >&2
+# The whole set runs RUNS times in turn, rather than each benchmark RUNS
+# times in a row, so that a spell of load from elsewhere on the machine
+# cannot take all the runs of one row.
+go test -c -o "$tmp/bench.test" ./bench
+for _ in $(seq "$runs"); do
+	(cd bench && "$tmp/bench.test" -test.run '^$' -test.bench . -test.benchmem -test.benchtime "$benchtime")
+done | tee "$tmp/go.txt" >&2
 
 if command -v godot3-server >/dev/null 2>&1; then
 	mkdir -p "$tmp/project"
