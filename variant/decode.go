@@ -1,7 +1,6 @@
 package variant
 
 import (
-	"bytes"
 	"math"
 	"strconv"
 	"strings"
@@ -122,12 +121,9 @@ type decoder struct {
 	types       *dictTypes // the types of the last typed Dictionary, shared with the next ones alike
 }
 
-// dictTypes returns the types of a decoded Dictionary typed kt, vt: nil
-// when untyped, else those of the last typed Dictionary when the same.
+// dictTypes returns the types of a decoded Dictionary typed kt, vt (one
+// of them typed): those of the last typed Dictionary when the same.
 func (d *decoder) dictTypes(kt, vt ContainerType) *dictTypes {
-	if !kt.IsTyped() && !vt.IsTyped() {
-		return nil
-	}
 	if t := d.types; t == nil || t.key != kt || t.value != vt {
 		d.types = newDictTypes(kt, vt)
 	}
@@ -506,7 +502,9 @@ func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
 	if kt, vt, n, q, err = d.DictHead(off, h); err != nil {
 		return nil, 0, err
 	}
-	dict.types = d.dictTypes(kt, vt)
+	if kt.IsTyped() || vt.IsTyped() {
+		dict.types = d.dictTypes(kt, vt)
+	}
 	q += 4
 	if dict.entries == nil {
 		dict.entries = d.entrySlice(d.Reserve(int64(min(n, max(d.rem(q), 0)/8))))
@@ -590,7 +588,9 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	}
 	if m != n || kt.IsTyped() || class < 0 || d.arena.misses[class] >= missLimit {
 		dict := d.newDictionary(n)
-		dict.types = d.dictTypes(kt, vt)
+		if kt.IsTyped() || vt.IsTyped() {
+			dict.types = d.dictTypes(kt, vt)
+		}
 		if dict.entries == nil {
 			dict.entries = d.entrySlice(d.Reserve(int64(min(m, max(d.rem(q), 0)/8))))
 		}
@@ -598,7 +598,7 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	}
 	first := class
 	dict := d.arena.headers.take()
-	if vt.IsTyped() { // (the slot is new: untyped already)
+	if vt.IsTyped() { // (kt is not; the slot is new: untyped already)
 		dict.types = d.dictTypes(kt, vt)
 	}
 	b := &d.arena.blk
@@ -720,11 +720,12 @@ type internEntry struct {
 	class uint8
 	// For the common case of a key of at most 8 bytes repeated byte for
 	// byte (see quickKey): the size of its encoding (12 or 16), whose first
-	// 8 bytes are head and the rest, masked by mask, tail. They are set
-	// when the key is first found again: until then, and for a longer key,
-	// mask is 0 and tail 1, which no input matches.
-	size             uint8
-	head, tail, mask uint64
+	// 8 bytes are head and the rest tail, the 8 bytes after head shifted
+	// right by shift to keep them. They are set when the key is first found
+	// again: until then, and for a longer key, shift is 64 and tail 1,
+	// which no input matches.
+	size, shift uint8
+	head, tail  uint64
 }
 
 // raw returns the entry's bytes in b, the input.
@@ -735,9 +736,9 @@ func (e *internEntry) raw(b []byte) []byte { return b[e.at : e.at+e.n] }
 func (e *internEntry) quick(b []byte, off, n int) {
 	switch size := 8 + n + wire.Pad4(n); size {
 	case 12:
-		e.size, e.head, e.tail, e.mask = uint8(size), wire.U64(b[off:]), uint64(wire.U32(b[off+8:])), 0xFFFFFFFF
+		e.size, e.shift, e.head, e.tail = uint8(size), 32, wire.U64(b[off:]), uint64(wire.U32(b[off+8:]))
 	case 16:
-		e.size, e.head, e.tail, e.mask = uint8(size), wire.U64(b[off:]), wire.U64(b[off+8:]), ^uint64(0)
+		e.size, e.shift, e.head, e.tail = uint8(size), 0, wire.U64(b[off:]), wire.U64(b[off+8:])
 	default:
 		e.size = 1
 	}
@@ -751,7 +752,7 @@ func (e *internEntry) quick(b []byte, off, n int) {
 func (d *decoder) quickKey(off int) *internEntry {
 	if i := d.nextIntern; i < d.internCount && off+16 <= len(d.b) {
 		e := &d.interned[i]
-		if wire.U64(d.b[off:]) == e.head && wire.U64(d.b[off+8:])&e.mask == e.tail {
+		if wire.U64(d.b[off:]) == e.head && wire.U64(d.b[off+8:])&(^uint64(0)>>e.shift) == e.tail {
 			d.nextIntern = i + 1
 			return e
 		}
@@ -773,7 +774,7 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 		if n >= 0 && n <= maxInternLen && end+wire.Pad4(n) <= len(b) {
 			raw := b[off+8 : end]
 			if i := d.nextIntern; i < d.internCount {
-				if e := &d.interned[i]; string(e.raw(b)) == string(raw) {
+				if e := &d.interned[i]; int(e.n) == n && string(e.raw(b)) == string(raw) {
 					if e.size == 0 {
 						e.quick(b, off, n)
 					}
@@ -782,7 +783,7 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 				}
 			}
 			for i := range d.internCount {
-				if e := &d.interned[i]; bytes.Equal(e.raw(b), raw) {
+				if e := &d.interned[i]; int(e.n) == n && string(e.raw(b)) == string(raw) {
 					if e.size == 0 {
 						e.quick(b, off, n)
 					}
@@ -810,7 +811,7 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 			}
 			e := &d.interned[d.internCount]
 			e.at, e.n, e.value, e.class = int32(off+8), int32(n), v, c
-			e.size, e.head, e.tail, e.mask = 0, 0, 1, 0
+			e.size, e.shift, e.head, e.tail = 0, 64, 0, 1
 			d.internCount++
 			d.nextIntern = d.internCount // a new key is likely followed by another new one
 			return v, next, int(c), nil
