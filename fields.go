@@ -86,32 +86,20 @@ type structInfo struct {
 	keys   []fieldKey // by position, as fields
 }
 
-// fieldKey is what decoding needs to recognise, in two word compares,
-// the key of a field stored exactly as the engine writes it: the String's
-// header and length (head), then its bytes and zero padding (tail, when
-// they fit in 8 bytes; else rest). decStruct compares them inline.
+// fieldKey is what decoding needs to recognise the key of a field
+// stored exactly as the engine writes it: a short name by its KeyWords,
+// a longer one by its bytes.
 type fieldKey struct {
-	head uint64
-	tail uint64
-	n    int    // the length of the encoded key; 0 when the name is not clean
-	rest string // the bytes after head, when more than 8
-	f    *field
+	words variant.KeyWords // for names of up to 8 bytes
+	key   string           // the encoded key, when the name is clean
+	f     *field
 }
 
 // newFieldKey returns the fieldKey of f.
 func newFieldKey(f *field) fieldKey {
-	k := fieldKey{f: f}
-	if !f.clean {
-		return k
-	}
-	k.n, k.head = len(f.key), wire.U64(f.key)
-	switch rest := f.key[8:]; len(rest) {
-	case 4:
-		k.tail = uint64(wire.U32(rest))
-	case 8:
-		k.tail = wire.U64(rest)
-	default:
-		k.rest = string(rest)
+	k := fieldKey{f: f, words: variant.NewKeyWords("")}
+	if f.clean {
+		k.words, k.key = variant.NewKeyWords(f.name), string(f.key)
 	}
 	return k
 }

@@ -6,7 +6,6 @@ import (
 	"unsafe"
 
 	"github.com/gdvar/gdvar/variant"
-	"github.com/gdvar/gdvar/wire"
 )
 
 var mapStringAnyType = reflect.TypeFor[map[string]any]()
@@ -161,13 +160,9 @@ func naturalSlice[T any](pt variant.Type) func(d *decodeState, off int, h uint32
 
 // naturalArray decodes an untyped Array at off into []any.
 func (d *decodeState) naturalArray(off, depth int) (any, int, error) {
-	t := variant.TypeArray
 	q := off + 4
-	if rem := len(d.b) - q; rem < 4 {
-		return nil, 0, d.Short(off, t, 4, rem)
-	}
-	n := int(wire.U32(d.b[q:]) & wire.CountMask)
-	if err := d.Take(off, t, int64(n)); err != nil {
+	n, err := d.ContainerCount(off, q, variant.TypeArray)
+	if err != nil {
 		return nil, 0, err
 	}
 	q += 4
@@ -187,13 +182,9 @@ func (d *decodeState) naturalArray(off, depth int) (any, int, error) {
 // map[string]any; at a key that is neither a String nor a StringName it
 // returns errOtherKeys.
 func (d *decodeState) naturalDictionary(off, depth int) (any, int, error) {
-	t := variant.TypeDictionary
 	q := off + 4
-	if rem := len(d.b) - q; rem < 4 {
-		return nil, 0, d.Short(off, t, 4, rem)
-	}
-	n := int(wire.U32(d.b[q:]) & wire.CountMask)
-	if err := d.Take(off, t, int64(n)); err != nil {
+	n, err := d.ContainerCount(off, q, variant.TypeDictionary)
+	if err != nil {
 		return nil, 0, err
 	}
 	q += 4

@@ -755,10 +755,10 @@ func decStruct(c *codec, info *structInfo) decFunc {
 	t := c.typ
 	keys := info.keys
 	// run is the leading fields that the first loop below decodes: short
-	// keys (12 or 16 bytes encoded), fast types, no embedded pointer.
+	// keys (see variant.KeyWords), fast types, no embedded pointer.
 	run := keys
 	for i, k := range keys {
-		if k.n != 12 && k.n != 16 || k.f.fast == 0 || k.f.steps != nil {
+		if k.words.Size() == 0 || k.f.fast == 0 || k.f.steps != nil {
 			run = keys[:i]
 			break
 		}
@@ -797,14 +797,12 @@ func decStruct(c *codec, info *structInfo) decFunc {
 			// from the first, each written as the engine writes it and of
 			// a type fastField decodes. The first entry that is not goes
 			// to the loop below.
-			b := d.b
 			for ; i < n && i < len(run); i++ {
 				k := &run[i]
-				if q+k.n+8 > len(b) || wire.U64(b[q:]) != k.head ||
-					k.n == 12 && uint64(wire.U32(b[q+8:])) != k.tail || k.n == 16 && wire.U64(b[q+8:]) != k.tail {
+				if !d.MatchKey(&k.words, q) {
 					break
 				}
-				next, ok := d.fastField(k.f, unsafe.Add(p, k.f.offset), q+k.n)
+				next, ok := d.fastField(k.f, unsafe.Add(p, k.f.offset), q+k.words.Size())
 				if !ok {
 					break
 				}
@@ -818,21 +816,12 @@ func decStruct(c *codec, info *structInfo) decFunc {
 			// The common case first: the key after the last one, stored
 			// exactly as the engine writes it.
 			if plain && guess < len(keys) {
-				b := d.b
-				if k := &keys[guess]; k.n != 0 && q+k.n <= len(b) && wire.U64(b[q:]) == k.head {
-					var ok bool
-					switch k.n {
-					case 12:
-						ok = uint64(wire.U32(b[q+8:])) == k.tail
-					case 16:
-						ok = wire.U64(b[q+8:]) == k.tail
-					default:
-						ok = string(b[q+8:q+k.n]) == k.rest
-					}
-					if ok {
-						f = k.f
-						q += k.n
-					}
+				if k := &keys[guess]; d.MatchKey(&k.words, q) {
+					f = k.f
+					q += k.words.Size()
+				} else if k.key != "" && q+len(k.key) <= len(d.b) && string(d.b[q:q+len(k.key)]) == k.key {
+					f = k.f
+					q += len(k.key)
 				}
 			}
 			if f == nil {
@@ -906,32 +895,29 @@ func decStruct(c *codec, info *structInfo) decFunc {
 // caller checked the depth and that 8 bytes are there. (These types have
 // the same ids in both families.)
 func (d *decodeState) fastField(f *field, fp unsafe.Pointer, q int) (int, bool) {
-	b := d.b
-	h := wire.U32(b[q:])
 	switch f.fast {
 	case fastInt:
-		if h == uint32(variant.TypeInt) {
-			*(*int64)(fp) = int64(int32(wire.U32(b[q+4:])))
+		if x, ok := d.QuickInt(q); ok {
+			*(*int64)(fp) = x
 			return q + 8, true
 		}
 	case fastFloat64:
-		if h == uint32(variant.TypeFloat) {
-			*(*float64)(fp) = float64(wire.F32(b[q+4:]))
+		if x, ok := d.QuickFloat(q); ok {
+			*(*float64)(fp) = x
 			return q + 8, true
 		}
 	case fastBool:
-		if h == uint32(variant.TypeBool) {
-			*(*bool)(fp) = wire.U32(b[q+4:]) != 0
+		if x, ok := d.QuickBool(q); ok {
+			*(*bool)(fp) = x
 			return q + 8, true
 		}
 	case fastVector2:
-		if h == uint32(variant.TypeVector2) && q+12 <= len(b) {
-			v := (*variant.Vector2)(fp)
-			v.X, v.Y = float64(wire.F32(b[q+4:])), float64(wire.F32(b[q+8:]))
+		if x, ok := d.QuickVector2(q); ok {
+			*(*variant.Vector2)(fp) = x
 			return q + 12, true
 		}
 	case fastString:
-		if h == uint32(variant.TypeString) {
+		if d.QuickString(q) {
 			if raw, next, ok := d.QuickStr(q + 4); ok && variant.PlainText(raw) {
 				*(*string)(fp) = d.stringOf(raw)
 				return next, true

@@ -530,7 +530,7 @@ func (d *decoder) entries(dict *Dictionary, i, n, q, depth int, st entryState) (
 		var k Value
 		var next, class int
 		if e := d.quickKey(q); e != nil && depth < d.maxDepth {
-			k, next, class = e.value, q+int(e.size), int(e.class)
+			k, next, class = e.value, q+e.words.Size(), int(e.class)
 		} else {
 			var err error
 			if k, next, class, err = d.key(q, depth+1); err != nil {
@@ -582,7 +582,7 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	var k Value
 	var next, class int
 	if e := d.quickKey(q); e != nil && depth < d.maxDepth {
-		k, next, class = e.value, q+int(e.size), int(e.class)
+		k, next, class = e.value, q+e.words.Size(), int(e.class)
 	} else if k, next, class, err = d.key(q, depth+1); err != nil {
 		return nil, 0, prefixPath(err, KeyIndexSeg(0))
 	}
@@ -608,7 +608,7 @@ func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, 
 	for i := range n {
 		if i > 0 {
 			if e := d.quickKey(q); e != nil && depth < d.maxDepth {
-				k, next, class = e.value, q+int(e.size), int(e.class)
+				k, next, class = e.value, q+e.words.Size(), int(e.class)
 			} else if k, next, class, err = d.key(q, depth+1); err != nil {
 				return nil, 0, prefixPath(err, KeyIndexSeg(i))
 			}
@@ -715,44 +715,26 @@ const (
 // (different bytes can spell the same string: a byte order mark or a NUL
 // and what follows it are dropped).
 type internEntry struct {
-	at, n int32 // the raw bytes: the input's n bytes at at
-	value Value
+	at    int32 // the raw bytes: the input's n bytes at at
+	n     uint8 // (at most maxInternLen)
 	class uint8
-	// For the common case of a key of at most 8 bytes repeated byte for
-	// byte (see quickKey): the size of its encoding (12 or 16), whose first
-	// 8 bytes are head and the rest tail, the 8 bytes after head shifted
-	// right by shift to keep them. They are set when the key is first found
-	// again: until then, and for a longer key, shift is 64 and tail 1,
-	// which no input matches.
-	size, shift uint8
-	head, tail  uint64
+	value Value
+	// The key's KeyWords, for the common case of a key of at most 8 bytes
+	// repeated byte for byte (see quickKey), taken when the key is first
+	// found again (noKeyWords until then).
+	words KeyWords
 }
 
 // raw returns the entry's bytes in b, the input.
-func (e *internEntry) raw(b []byte) []byte { return b[e.at : e.at+e.n] }
-
-// quick sets e's size, head and tail from the key at off, n bytes long,
-// found again.
-func (e *internEntry) quick(b []byte, off, n int) {
-	switch size := 8 + n + wire.Pad4(n); size {
-	case 12:
-		e.size, e.shift, e.head, e.tail = uint8(size), 32, wire.U64(b[off:]), uint64(wire.U32(b[off+8:]))
-	case 16:
-		e.size, e.shift, e.head, e.tail = uint8(size), 0, wire.U64(b[off:]), wire.U64(b[off+8:])
-	default:
-		e.size = 1
-	}
-}
+func (e *internEntry) raw(b []byte) []byte { return b[e.at : e.at+int32(e.n)] }
 
 // quickKey is key's common case, small enough to inline: the key after
 // the last one found, byte for byte as then, with 16 bytes of input at
-// off (whatever follows a 12-byte key is masked off): its entry, whose
-// encoding is e.size bytes. The caller checked that a key may nest where
+// off (see MatchKey): its entry, whose encoding is e.words.Size() bytes. The caller checked that a key may nest where
 // it is. When it returns nil, key decides.
 func (d *decoder) quickKey(off int) *internEntry {
-	if i := d.nextIntern; i < d.internCount && off+16 <= len(d.b) {
-		e := &d.interned[i]
-		if wire.U64(d.b[off:]) == e.head && wire.U64(d.b[off+8:])&(^uint64(0)>>e.shift) == e.tail {
+	if i := d.nextIntern; i < d.internCount {
+		if e := &d.interned[i]; d.MatchKey(&e.words, off) {
 			d.nextIntern = i + 1
 			return e
 		}
@@ -775,8 +757,8 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 			raw := b[off+8 : end]
 			if i := d.nextIntern; i < d.internCount {
 				if e := &d.interned[i]; int(e.n) == n && string(e.raw(b)) == string(raw) {
-					if e.size == 0 {
-						e.quick(b, off, n)
+					if e.words.Size() == 0 {
+						e.words = keyWordsOf(b[off : end+wire.Pad4(n)])
 					}
 					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
@@ -784,8 +766,8 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 			}
 			for i := range d.internCount {
 				if e := &d.interned[i]; int(e.n) == n && string(e.raw(b)) == string(raw) {
-					if e.size == 0 {
-						e.quick(b, off, n)
+					if e.words.Size() == 0 {
+						e.words = keyWordsOf(b[off : end+wire.Pad4(n)])
 					}
 					d.nextIntern = i + 1
 					return e.value, end + wire.Pad4(n), int(e.class), nil
@@ -810,8 +792,7 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 				}
 			}
 			e := &d.interned[d.internCount]
-			e.at, e.n, e.value, e.class = int32(off+8), int32(n), v, c
-			e.size, e.shift, e.head, e.tail = 0, 64, 0, 1
+			e.at, e.n, e.class, e.value, e.words = int32(off+8), uint8(n), c, v, noKeyWords
 			d.internCount++
 			d.nextIntern = d.internCount // a new key is likely followed by another new one
 			return v, next, int(c), nil

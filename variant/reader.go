@@ -168,6 +168,94 @@ func (r *Reader) Wide(h uint32, t Type) bool {
 	return h&wire.Flag64 != 0 && r.ff.WideReals && facts(t).Real
 }
 
+// KeyWords recognise a short String written exactly as the engine writes
+// it (header, length, bytes, zero padding: 12 or 16 bytes), as a
+// Dictionary key is looked for, in two word compares (Reader.MatchKey).
+// Make them with NewKeyWords: the zero KeyWords match 16 zero bytes.
+type KeyWords struct {
+	head, tail  uint64 // the first 8 bytes, the rest (shifted by shift to keep them)
+	size, shift uint8
+}
+
+// noKeyWords match nothing: 0 (no bits kept) is never 1.
+var noKeyWords = KeyWords{tail: 1, shift: 64}
+
+// NewKeyWords returns the KeyWords of the String s; when s is longer than
+// 8 bytes they match nothing, and their Size is 0. The String's header
+// (type id 4) is the same in both families.
+func NewKeyWords(s string) KeyWords {
+	if len(s) > 8 {
+		return noKeyWords
+	}
+	return keyWordsOf(wire.AppendString(wire.AppendU32(make([]byte, 0, 16), uint32(TypeString)), s))
+}
+
+// keyWordsOf returns the KeyWords of the encoded key enc, byte for byte.
+func keyWordsOf(enc []byte) KeyWords {
+	switch len(enc) {
+	case 12:
+		return KeyWords{head: wire.U64(enc), tail: uint64(wire.U32(enc[8:])), size: 12, shift: 32}
+	case 16:
+		return KeyWords{head: wire.U64(enc), tail: wire.U64(enc[8:]), size: 16}
+	}
+	return noKeyWords
+}
+
+// Size returns the length of the encoded key: 12 or 16, or 0 for
+// KeyWords that match nothing.
+func (k *KeyWords) Size() int { return int(k.size) }
+
+// MatchKey reports whether the bytes at q are the key of k, byte for
+// byte; it needs 16 bytes at q (those after a 12-byte key are not
+// compared), and reports false without them.
+func (r *Reader) MatchKey(k *KeyWords, q int) bool {
+	return q+16 <= len(r.b) && wire.U64(r.b[q:]) == k.head && wire.U64(r.b[q+8:])&(^uint64(0)>>k.shift) == k.tail
+}
+
+// QuickInt, QuickFloat, QuickBool and QuickVector2 are the common cases
+// of reading a value of those types, small enough to inline: written as
+// the engine writes it at single precision (its header word is exactly
+// the type id, the same in both families) with its payload there. They
+// return the value and report whether it was so; otherwise the value's
+// own decoding decides.
+func (r *Reader) QuickInt(p int) (int64, bool) {
+	if p+8 <= len(r.b) && wire.U32(r.b[p:]) == uint32(TypeInt) {
+		return int64(int32(wire.U32(r.b[p+4:]))), true
+	}
+	return 0, false
+}
+
+// QuickFloat: see QuickInt.
+func (r *Reader) QuickFloat(p int) (float64, bool) {
+	if p+8 <= len(r.b) && wire.U32(r.b[p:]) == uint32(TypeFloat) {
+		return float64(wire.F32(r.b[p+4:])), true
+	}
+	return 0, false
+}
+
+// QuickBool: see QuickInt.
+func (r *Reader) QuickBool(p int) (bool, bool) {
+	if p+8 <= len(r.b) && wire.U32(r.b[p:]) == uint32(TypeBool) {
+		return wire.U32(r.b[p+4:]) != 0, true
+	}
+	return false, false
+}
+
+// QuickVector2: see QuickInt.
+func (r *Reader) QuickVector2(p int) (Vector2, bool) {
+	if p+12 <= len(r.b) && wire.U32(r.b[p:]) == uint32(TypeVector2) {
+		return Vector2{float64(wire.F32(r.b[p+4:])), float64(wire.F32(r.b[p+8:]))}, true
+	}
+	return Vector2{}, false
+}
+
+// QuickString: see QuickInt; it reports whether a String whose header
+// word is exactly its type id is at p. Its text follows at p+4 (QuickStr);
+// text that is not PlainText still needs the family's checks.
+func (r *Reader) QuickString(p int) bool {
+	return p+4 <= len(r.b) && wire.U32(r.b[p:]) == uint32(TypeString)
+}
+
 // QuickStr is StrRaw's common case, small enough to inline.
 func (r *Reader) QuickStr(p int) ([]byte, int, bool) {
 	if p+4 <= len(r.b) {
