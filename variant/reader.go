@@ -180,8 +180,8 @@ type KeyWords struct {
 // noKeyWords match nothing: 0 (no bits kept) is never 1.
 var noKeyWords = KeyWords{tail: 1, shift: 64}
 
-// NewKeyWords returns the KeyWords of the String s; when s is longer than
-// 8 bytes they match nothing, and their Size is 0. The String's header
+// NewKeyWords returns the KeyWords of the String s; when s is empty or
+// longer than 8 bytes they match nothing, and their Size is 0. The String's header
 // (type id 4) is the same in both families.
 func NewKeyWords(s string) KeyWords {
 	if len(s) > 8 {
