@@ -892,8 +892,7 @@ func decStruct(c *codec, info *structInfo) decFunc {
 // fastField decodes the most common field values in place: an int,
 // float, bool, Vector2 or ASCII String written as the engine writes them.
 // It reports false to leave anything else to the field's codec. The
-// caller checked the depth and that 8 bytes are there. (These types have
-// the same ids in both families.)
+// caller checked the depth; the reader's Quick methods check the bytes.
 func (d *decodeState) fastField(f *field, fp unsafe.Pointer, q int) (int, bool) {
 	switch f.fast {
 	case fastInt:
