@@ -730,8 +730,9 @@ func (e *internEntry) raw(b []byte) []byte { return b[e.at : e.at+int32(e.n)] }
 
 // quickKey is key's common case, small enough to inline: the key after
 // the last one found, byte for byte as then, with 16 bytes of input at
-// off (see MatchKey): its entry, whose encoding is e.words.Size() bytes. The caller checked that a key may nest where
-// it is. When it returns nil, key decides.
+// off (see MatchKey): its entry, whose encoding is e.words.Size() bytes.
+// The caller checked that a key may nest where it is. When it returns
+// nil, key decides.
 func (d *decoder) quickKey(off int) *internEntry {
 	if i := d.nextIntern; i < d.internCount {
 		if e := &d.interned[i]; d.MatchKey(&e.words, off) {
