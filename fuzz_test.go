@@ -287,13 +287,11 @@ func FuzzUnmarshal(f *testing.F) {
 						t.Fatalf("%+v: into any %#v (%v), natural %#v (%v)", m.dec.Options(), *p, err1, naturalOf(vv), err2)
 					}
 				default:
-					if !holdsStruct(reflect.TypeOf(target)) {
-						continue
-					}
-					// Into structs, the bytes path (with its fast paths for
-					// records as the engine writes them) and UnmarshalValue
-					// (fill.go) decide alike: compared through their
-					// encodings, which are NaN-safe.
+
+					// The bytes path (with its fast paths for records as the
+					// engine writes them) and UnmarshalValue (fill.go)
+					// decide alike: compared through their encodings, which
+					// are NaN-safe.
 					alt := mk()
 					if err := m.dec.UnmarshalValue(vv, alt); err != nil {
 						t.Fatalf("%+v into %T: Unmarshal accepts, UnmarshalValue says %v\ninput %x", m.dec.Options(), target, err, data)
@@ -307,15 +305,6 @@ func FuzzUnmarshal(f *testing.F) {
 			}
 		}
 	})
-}
-
-// holdsStruct reports whether t is a struct or a pointer, slice or array
-// of them.
-func holdsStruct(t reflect.Type) bool {
-	for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
-		t = t.Elem()
-	}
-	return t.Kind() == reflect.Struct
 }
 
 func precisionFor(f variant.Family) variant.Precision {

@@ -673,6 +673,7 @@ func decMap(c, kc, vc *codec) decFunc {
 		kv := reflect.New(t.Key()).Elem()
 		vv := reflect.New(t.Elem()).Elem()
 		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
+		var texts textKeys // for keys of interface type: see textKeys
 		saved := d.hops
 		d.hops = 0
 		for i := range n {
@@ -710,6 +711,9 @@ func decMap(c, kc, vc *codec) decFunc {
 			if err := d.hashableKey(t, kv, kwt, keyOff, i); err != nil {
 				return 0, err
 			}
+			if t.Key().Kind() == reflect.Interface {
+				texts.same(kv)
+			}
 			vv.SetZero()
 			if q, err = vc.dec(d, next, vp, depth+1); err != nil {
 				return 0, prefix(err, goKeySeg(kv), d.KeySegAt(keyOff, depth+1))
@@ -718,6 +722,62 @@ func decMap(c, kc, vc *codec) decFunc {
 		}
 		d.hops = saved
 		return q, nil
+	}
+}
+
+// textKeys are the String and StringName keys of a Dictionary decoded so
+// far into a map whose keys are interfaces, by their text. The engine's
+// Dictionary holds "a" and &"a" as one key (the first one, with the last
+// value), as variant.Dictionary does; as Go values they are two (a Go
+// string or variant.String, and a variant.StringName), so the decoder
+// stores a key whose text it has seen under the first one.
+type textKeys struct {
+	small []textKey      // the first ones
+	big   map[string]any // past textKeysSmall of them
+}
+
+type textKey struct {
+	text string
+	key  any
+}
+
+const textKeysSmall = 16
+
+// same replaces the key in kv, an interface value, by the first key of
+// the same text, or notes it as that first key.
+func (tk *textKeys) same(kv reflect.Value) {
+	var text string
+	switch k := kv.Interface().(type) {
+	case string:
+		text = k
+	case variant.String:
+		text = string(k)
+	case variant.StringName:
+		text = string(k)
+	default:
+		return
+	}
+	if tk.big != nil {
+		if first, ok := tk.big[text]; ok {
+			kv.Set(reflect.ValueOf(first))
+			return
+		}
+		tk.big[text] = kv.Interface()
+		return
+	}
+	for _, e := range tk.small {
+		if e.text == text {
+			kv.Set(reflect.ValueOf(e.key))
+			return
+		}
+	}
+	tk.small = append(tk.small, textKey{text, kv.Interface()})
+	if len(tk.small) > textKeysSmall {
+		tk.big = make(map[string]any, 2*len(tk.small))
+		for _, e := range tk.small {
+			tk.big[e.text] = e.key
+		}
+		tk.small = nil
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/netip"
+	"strconv"
 	"reflect"
 	"strings"
 	"testing"
@@ -773,5 +774,51 @@ func TestUnmarshalUnhashableKeys(t *testing.T) {
 	var mp map[variant.Value]int
 	if err := gdvar.Unmarshal(enc(t, dict(arr(), variant.Int(1))), &mp); err != nil || len(mp) != 1 {
 		t.Errorf("*variant.Array key: %v", err)
+	}
+}
+
+// TestStringKeysMergeIntoInterfaceMaps: a Dictionary holding &"a" and then
+// "a" holds one entry in the engine (Godot 4 matches String and StringName
+// keys by text): the first key, with the last value. Into a map whose keys
+// are interfaces, where the two are different Go values, Unmarshal keeps
+// one entry too, as UnmarshalValue of the decoded Dictionary does.
+func TestStringKeysMergeIntoInterfaceMaps(t *testing.T) {
+	in, err := hex.DecodeString("1b0000000200000015000000010000006100000002000000010000000400000001000000610000000200000002000000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[any]any
+	if err := gdvar.Unmarshal(in, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 1 || fmt.Sprint(m[variant.StringName("a")]) != "2" {
+		t.Errorf("into map[any]any: %#v, want one entry &\"a\": 2", m)
+	}
+	var mv map[variant.Value]int
+	if err := gdvar.Unmarshal(in, &mv); err != nil {
+		t.Fatal(err)
+	}
+	if len(mv) != 1 || mv[variant.StringName("a")] != 2 {
+		t.Errorf("into map[variant.Value]int: %#v, want one entry &\"a\": 2", mv)
+	}
+	// Many string keys: the same past the small list.
+	d := variant.NewDictionary(0)
+	for i := range 40 {
+		d.Set(variant.StringName("k"+strconv.Itoa(i)), variant.Int(i))
+	}
+	b, err := variant.Encode(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	extra := append([]byte{}, b...)
+	extra[4]++ // one more entry: "k39" as a String, value 99
+	extra = append(extra, enc(t, variant.String("k39"))...)
+	extra = append(extra, enc(t, variant.Int(99))...)
+	m = nil
+	if err := gdvar.Unmarshal(extra, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m) != 40 || fmt.Sprint(m[variant.StringName("k39")]) != "99" {
+		t.Errorf("40 StringName keys and a String one: %d entries, k39 = %v; want 40 and 99", len(m), m[variant.StringName("k39")])
 	}
 }
