@@ -587,8 +587,10 @@ func (h *Host) write(out []datagram) {
 	h.mu.Lock()
 	h.stats.DatagramsSent += sent
 	h.stats.BytesSent += bytes
+	// Keep up to a datagram a peer (a flush sends to each at most once or
+	// twice), and at least 256.
 	for i := range out {
-		if len(h.freeBufs) < 256 {
+		if len(h.freeBufs) < max(256, len(h.peers)) {
 			h.freeBufs = append(h.freeBufs, out[i].b[:0])
 		}
 		out[i] = datagram{}
@@ -605,7 +607,7 @@ func (h *Host) newBuf() []byte {
 		h.freeBufs = h.freeBufs[:n-1]
 		return b
 	}
-	return make([]byte, 0, maxMTU+8)
+	return make([]byte, 0, h.cfg.MTU+8) // a datagram never exceeds the host's MTU and its header
 }
 
 // zlibCompressor is Godot's COMPRESS_ZLIB: one zlib stream per body.
