@@ -2,13 +2,14 @@ package enet
 
 import (
 	"context"
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gdvar/gdvar/internal/leaktest"
 )
 
 // Load on one Host: as many peers as a host takes (PeerLimit 4095)
@@ -47,8 +48,7 @@ func BenchmarkLoad(b *testing.B) {
 }
 
 func benchLoad(b *testing.B, flags Flags) {
-	baseGoroutines := runtime.NumGoroutine()
-	baseFDs := openFiles()
+	base := leaktest.Take()
 
 	srv, err := Listen("udp4", "127.0.0.1:0", &Config{PeerLimit: loadPeers})
 	if err != nil {
@@ -219,22 +219,5 @@ func benchLoad(b *testing.B, flags Flags) {
 	b.ReportMetric(100*float64(total-got)/float64(total), "lost-%")
 
 	// Everything the hosts started must be gone.
-	deadline := time.Now().Add(10 * time.Second)
-	for (runtime.NumGoroutine() > baseGoroutines || openFiles() > baseFDs) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > baseGoroutines {
-		buf := make([]byte, 1<<16)
-		b.Fatalf("%d goroutines left after Close (%d before):\n%s", n, baseGoroutines, buf[:runtime.Stack(buf, true)])
-	}
-	if n := openFiles(); n > baseFDs {
-		b.Fatalf("%d files open after Close (%d before)", n, baseFDs)
-	}
-}
-
-// openFiles is the number of the process's open files, or 0 where
-// /proc/self/fd is not there.
-func openFiles() int {
-	es, _ := os.ReadDir("/proc/self/fd")
-	return len(es)
+	base.Check(b, 10*time.Second)
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdvar/gdvar/internal/leaktest"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -44,8 +45,7 @@ const (
 
 func BenchmarkLoad(b *testing.B) {
 	raiseOpenFiles(b, 2*loadClients+256)
-	baseGoroutines := runtime.NumGoroutine()
-	baseFDs := openFiles()
+	base := leaktest.Take()
 
 	// Each call carries the time it was sent since epoch; the handler
 	// stores its latency in lat.
@@ -185,17 +185,7 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportMetric(float64(connectTime.Milliseconds()), "connect-ms")
 
 	// Everything the host and the clients started must be gone.
-	deadline = time.Now().Add(10 * time.Second)
-	for (runtime.NumGoroutine() > baseGoroutines || openFiles() > baseFDs) && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > baseGoroutines {
-		buf := make([]byte, 1<<16)
-		b.Fatalf("%d goroutines left after Close (%d before):\n%s", n, baseGoroutines, buf[:runtime.Stack(buf, true)])
-	}
-	if n := openFiles(); n > baseFDs {
-		b.Fatalf("%d files open after Close (%d before)", n, baseFDs)
-	}
+	base.Check(b, 10*time.Second)
 }
 
 // raiseOpenFiles raises the soft limit on open files to n if it is lower,
@@ -220,13 +210,6 @@ func raiseOpenFiles(b *testing.B, n uint64) {
 		lim.Cur = old
 		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
 	})
-}
-
-// openFiles is the number of the process's open files, or 0 where
-// /proc/self/fd is not there.
-func openFiles() int {
-	es, _ := os.ReadDir("/proc/self/fd")
-	return len(es)
 }
 
 // rss is the process's resident set in bytes, from /proc/self/statm, or 0.
