@@ -652,6 +652,18 @@ type structKey struct {
 	value      variant.Value // the key as stored, when the engine converted it
 }
 
+// structKeyOf returns the key k, a decoded Dictionary key, as a structKey,
+// or false when it is not a String or StringName and names no field.
+func structKeyOf(k variant.Value) (structKey, bool) {
+	switch k := k.(type) {
+	case variant.String:
+		return structKey{name: []byte(k)}, true
+	case variant.StringName:
+		return structKey{name: []byte(k), stringName: true}, true
+	}
+	return structKey{}, false
+}
+
 func (k structKey) seg() string {
 	switch {
 	case k.value != nil:
@@ -709,13 +721,8 @@ func fillStruct(c *codec, info *structInfo) fillFunc {
 		saved := d.hops
 		d.hops = 0
 		for k, e := range dict.All() {
-			var key structKey
-			switch k := k.(type) {
-			case variant.String:
-				key.name = []byte(k)
-			case variant.StringName:
-				key.name, key.stringName = []byte(k), true
-			default:
+			key, ok := structKeyOf(k)
+			if !ok {
 				return d.badKey(off, variant.TypeOf(k), t)
 			}
 			f, err := d.lookupField(info, t, key, off)

@@ -901,12 +901,7 @@ func decStruct(c *codec, info *structInfo) decFunc {
 						if !ok {
 							continue // dropped
 						}
-						switch k := k.(type) {
-						case variant.String:
-							key.name = []byte(k)
-						case variant.StringName:
-							key.name, key.stringName = []byte(k), true
-						default:
+						if key, ok = structKeyOf(k); !ok {
 							return 0, d.badKey(keyOff, variant.TypeOf(k), t)
 						}
 						key.value = d.keyAt(keyOff, depth+1)
