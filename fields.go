@@ -90,14 +90,14 @@ type structInfo struct {
 // stored exactly as the engine writes it: a short name by its KeyWords,
 // a longer one by its bytes.
 type fieldKey struct {
-	words variant.KeyWords // for names of up to 8 bytes
+	words variant.KeyWords // for names of 1 to 8 bytes (else matching nothing)
 	key   string           // the encoded key, when the name is clean
 	f     *field
 }
 
 // newFieldKey returns the fieldKey of f.
 func newFieldKey(f *field) fieldKey {
-	k := fieldKey{f: f, words: variant.NewKeyWords("")}
+	k := fieldKey{f: f}
 	if f.clean {
 		k.words, k.key = variant.NewKeyWords(f.name), string(f.key)
 	}

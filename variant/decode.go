@@ -112,10 +112,10 @@ func hexByte(c byte) string {
 // decoder builds Values from the pieces its Reader reads.
 type decoder struct {
 	Reader
-	base        int64                    // elements counted before this decoder started
-	arena       arena                    // slabs for values, once elements reach arenaAfter
-	sawWide     bool                     // a double-precision math value was read
-	interned    [maxInterned]internEntry // Dictionary key strings
+	base        int64                        // elements counted before this decoder started
+	arena       arena                        // slabs for values, once elements reach arenaAfter
+	sawWide     bool                         // a double-precision math value was read
+	interned    [maxInterned + 1]internEntry // Dictionary key strings; the last stays empty (see quickKey)
 	internCount int
 	nextIntern  int        // the entry after the last one found: records repeat their keys in order
 	types       *dictTypes // the types of the last typed Dictionary, shared with the next ones alike
@@ -721,7 +721,7 @@ type internEntry struct {
 	value Value
 	// The key's KeyWords, for the common case of a key of at most 8 bytes
 	// repeated byte for byte (see quickKey), taken when the key is first
-	// found again (noKeyWords until then).
+	// found again (none until then).
 	words KeyWords
 }
 
@@ -734,11 +734,12 @@ func (e *internEntry) raw(b []byte) []byte { return b[e.at : e.at+int32(e.n)] }
 // The caller checked that a key may nest where it is. When it returns
 // nil, key decides.
 func (d *decoder) quickKey(off int) *internEntry {
-	if i := d.nextIntern; i < d.internCount {
-		if e := &d.interned[i]; d.MatchKey(&e.words, off) {
-			d.nextIntern = i + 1
-			return e
-		}
+	// Entries from internCount on are empty (a decoder starts zeroed, and
+	// interned has room for one past the last): their KeyWords match
+	// nothing, so nextIntern needs no check against internCount.
+	if e := &d.interned[d.nextIntern]; d.MatchKey(&e.words, off) {
+		d.nextIntern++
+		return e
 	}
 	return nil
 }
@@ -793,7 +794,7 @@ func (d *decoder) key(off, depth int) (k Value, next, class int, err error) {
 				}
 			}
 			e := &d.interned[d.internCount]
-			e.at, e.n, e.class, e.value, e.words = int32(off+8), uint8(n), c, v, noKeyWords
+			e.at, e.n, e.class, e.value = int32(off+8), uint8(n), c, v
 			d.internCount++
 			d.nextIntern = d.internCount // a new key is likely followed by another new one
 			return v, next, int(c), nil

@@ -40,6 +40,11 @@ func TestMatchKey(t *testing.T) {
 			t.Errorf("%q matches %q", name, name+"x")
 		}
 	}
+	var zero KeyWords
+	r := m.Reader(make([]byte, 32))
+	if zero.Size() != 0 || r.MatchKey(&zero, 0) {
+		t.Error("the zero KeyWords match zero bytes")
+	}
 	for _, name := range []string{"", "abcdefghi"} { // matched by their bytes elsewhere
 		k := NewKeyWords(name)
 		enc, _ := Encode(String(name))

@@ -171,21 +171,18 @@ func (r *Reader) Wide(h uint32, t Type) bool {
 // KeyWords recognise a short String written exactly as the engine writes
 // it (header, length, bytes, zero padding: 12 or 16 bytes), as a
 // Dictionary key is looked for, in two word compares (Reader.MatchKey).
-// Make them with NewKeyWords: the zero KeyWords match 16 zero bytes.
+// Make them with NewKeyWords; the zero KeyWords match nothing.
 type KeyWords struct {
 	head, tail  uint64 // the first 8 bytes, the rest (shifted by shift to keep them)
-	size, shift uint8
+	size, shift uint8  // size 0: no key
 }
-
-// noKeyWords match nothing: 0 (no bits kept) is never 1.
-var noKeyWords = KeyWords{tail: 1, shift: 64}
 
 // NewKeyWords returns the KeyWords of the String s; when s is empty or
 // longer than 8 bytes they match nothing, and their Size is 0. The String's header
 // (type id 4) is the same in both families.
 func NewKeyWords(s string) KeyWords {
 	if len(s) > 8 {
-		return noKeyWords
+		return KeyWords{}
 	}
 	return keyWordsOf(wire.AppendString(wire.AppendU32(make([]byte, 0, 16), uint32(TypeString)), s))
 }
@@ -198,7 +195,7 @@ func keyWordsOf(enc []byte) KeyWords {
 	case 16:
 		return KeyWords{head: wire.U64(enc), tail: wire.U64(enc[8:]), size: 16}
 	}
-	return noKeyWords
+	return KeyWords{}
 }
 
 // Size returns the length of the encoded key: 12 or 16, or 0 for
@@ -209,7 +206,7 @@ func (k *KeyWords) Size() int { return int(k.size) }
 // byte; it needs 16 bytes at q (those after a 12-byte key are not
 // compared), and reports false without them.
 func (r *Reader) MatchKey(k *KeyWords, q int) bool {
-	return q+16 <= len(r.b) && wire.U64(r.b[q:]) == k.head && wire.U64(r.b[q+8:])&(^uint64(0)>>k.shift) == k.tail
+	return k.size != 0 && q+16 <= len(r.b) && wire.U64(r.b[q:]) == k.head && wire.U64(r.b[q+8:])&(^uint64(0)>>k.shift) == k.tail
 }
 
 // QuickInt, QuickFloat, QuickBool and QuickVector2 are the common cases
