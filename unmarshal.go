@@ -923,7 +923,7 @@ func decStruct(c *codec, info *structInfo) decFunc {
 			}
 		found:
 			guess = f.pos + 1
-			if f.fast != 0 && f.steps == nil && depth < d.maxDepth && q+8 <= len(d.b) {
+			if f.fast != 0 && f.steps == nil && depth < d.maxDepth {
 				if next, ok := d.fastField(f, unsafe.Add(p, f.offset), q); ok {
 					q = next
 					continue
