@@ -640,6 +640,7 @@ func nilable(t reflect.Type) bool {
 //go:noinline
 func decMap(c, kc, vc *codec) decFunc {
 	t := c.typ
+	ifaceKeys := t.Key().Kind() == reflect.Interface
 	return func(d *decodeState, off int, p unsafe.Pointer, depth int) (int, error) {
 		h, wt, err := d.Head(off, depth)
 		if err != nil {
@@ -673,7 +674,7 @@ func decMap(c, kc, vc *codec) decFunc {
 		kv := reflect.New(t.Key()).Elem()
 		vv := reflect.New(t.Elem()).Elem()
 		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
-		var texts textKeys // for keys of interface type: see textKeys
+		var texts textKeys // for keys of interface type (ifaceKeys): see textKeys
 		saved := d.hops
 		d.hops = 0
 		for i := range n {
@@ -711,7 +712,7 @@ func decMap(c, kc, vc *codec) decFunc {
 			if err := d.hashableKey(t, kv, kwt, keyOff, i); err != nil {
 				return 0, err
 			}
-			if t.Key().Kind() == reflect.Interface {
+			if ifaceKeys {
 				texts.same(kv)
 			}
 			vv.SetZero()
