@@ -491,25 +491,27 @@ func (d *decoder) array(off int, h uint32, depth int) (Value, int, error) {
 }
 
 func (d *decoder) dictionary(off int, h uint32, depth int) (Value, int, error) {
-	count := d.peekCount(off+4, h)
-	if d.slabs() && count > 0 && count <= linearMax {
-		return d.smallDictionary(off, h, count, depth)
-	}
-	dict := d.newDictionary(count)
-	var err error
-	var n, q int
 	var kt, vt ContainerType
-	if kt, vt, n, q, err = d.DictHead(off, h); err != nil {
-		return nil, 0, err
-	}
-	if kt.IsTyped() || vt.IsTyped() {
-		dict.types = d.dictTypes(kt, vt)
+	n, q, ok := d.QuickContainerHead(off, h)
+	if !ok {
+		var err error
+		if kt, vt, n, q, err = d.DictHead(off, h); err != nil {
+			return nil, 0, err
+		}
 	}
 	q += 4
+	typed := kt.IsTyped() || vt.IsTyped()
+	if !typed && d.slabs() && n > 0 && n <= linearMax {
+		return d.smallDictionary(n, q, depth)
+	}
+	dict := d.newDictionary(n)
+	if typed {
+		dict.types = d.dictTypes(kt, vt)
+	}
 	if dict.entries == nil {
 		dict.entries = d.entrySlice(d.Reserve(int64(min(n, max(d.rem(q), 0)/8))))
 	}
-	q, err = d.entries(dict, 0, n, q, depth, entryState{cached: !kt.IsTyped()})
+	q, err := d.entries(dict, 0, n, q, depth, entryState{cached: !kt.IsTyped()})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -565,42 +567,29 @@ func (d *decoder) add(dict *Dictionary, k, v Value, class int, st *entryState) {
 }
 
 // smallDictionary decodes an untyped Dictionary of n entries, at most
-// linearMax, once the arena is in use. Its entries go to a block when all
+// linearMax, the first at q, once the arena is in use (its head is read
+// and counted already). Its entries go to a block when all
 // its keys come from the key cache and all its values fit in the block
 // too (see arena.go); a Dictionary whose first key began one that did not
 // fit goes straight to ordinary memory.
-func (d *decoder) smallDictionary(off int, h uint32, n, depth int) (Value, int, error) {
-	var kt, vt ContainerType
-	var err error
-	m, q, ok := d.QuickContainerHead(off, h)
-	if !ok {
-		if kt, vt, m, q, err = d.DictHead(off, h); err != nil {
-			return nil, 0, err
-		}
-	}
-	q += 4
+func (d *decoder) smallDictionary(n, q, depth int) (Value, int, error) {
 	var k Value
 	var next, class int
+	var err error
 	if e := d.quickKey(q); e != nil && depth < d.maxDepth {
 		k, next, class = e.value, q+e.words.Size(), int(e.class)
 	} else if k, next, class, err = d.key(q, depth+1); err != nil {
 		return nil, 0, prefixPath(err, KeyIndexSeg(0))
 	}
-	if m != n || kt.IsTyped() || class < 0 || d.arena.misses[class] >= missLimit {
+	if class < 0 || d.arena.misses[class] >= missLimit {
 		dict := d.newDictionary(n)
-		if kt.IsTyped() || vt.IsTyped() {
-			dict.types = d.dictTypes(kt, vt)
-		}
 		if dict.entries == nil {
-			dict.entries = d.entrySlice(d.Reserve(int64(min(m, max(d.rem(q), 0)/8))))
+			dict.entries = d.entrySlice(d.Reserve(int64(min(n, max(d.rem(q), 0)/8))))
 		}
-		return d.finish(dict, true, k, class, 0, m, next, depth, entryState{cached: !kt.IsTyped()})
+		return d.finish(dict, true, k, class, 0, n, next, depth, entryState{cached: true})
 	}
 	first := class
 	dict := d.arena.headers.take()
-	if vt.IsTyped() { // (kt is not; the slot is new: untyped already)
-		dict.types = d.dictTypes(kt, vt)
-	}
 	b := &d.arena.blk
 	es := unsafe.Slice((*Entry)(b.take(4*n)), n)
 	lo, hi := b.lo, b.hi
@@ -684,16 +673,6 @@ func (d *decoder) blockKey(class int, k Value) Value {
 	b.keys[class] = textBlock(b, protoString, []byte(s))
 	b.keyIn |= 1 << class
 	return b.keys[class]
-}
-
-// peekCount returns the entry count of an untyped Dictionary with header
-// h whose payload starts at p, or 0 when it is typed or the count is not
-// there.
-func (r *Reader) peekCount(p int, h uint32) int {
-	if kk, vk := r.TypeKinds(h, TypeDictionary); kk|vk != 0 || len(r.b)-p < 4 {
-		return 0
-	}
-	return int(wire.U32(r.b[p:]) & wire.CountMask)
 }
 
 // entrySlice returns an empty slice with room for n entries.
