@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gdvar/gdvar/internal/enginetest"
+	"github.com/gdvar/gdvar/internal/skipnote"
 )
 
 // The reference ENet C library (Debian's libenet-dev) runs in these tests
@@ -43,7 +44,7 @@ func cpeer(t testing.TB) string {
 			return
 		}
 		if _, err := os.Stat("/usr/include/enet/enet.h"); err != nil {
-			cpeerErr = "libenet-dev not installed (apt-get install libenet-dev)"
+			cpeerErr = "/usr/include/enet/enet.h not found"
 			return
 		}
 		dir, err := os.MkdirTemp("", "enetpeer")
@@ -62,7 +63,7 @@ func cpeer(t testing.TB) string {
 		cpeerPath = out
 	})
 	if cpeerPath == "" {
-		t.Skip(cpeerErr)
+		skipnote.Skip(t, "the C ENet library (libenet)", cpeerErr, "apt-get install libenet-dev gcc libc6-dev")
 	}
 	return cpeerPath
 }

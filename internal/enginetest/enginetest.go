@@ -16,6 +16,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gdvar/gdvar/internal/skipnote"
 )
 
 // Godot3 returns the path of the Godot 3 headless binary ($GODOT3, else
@@ -28,7 +30,8 @@ func Godot3(t testing.TB) string {
 	}
 	path, err := exec.LookPath(name)
 	if err != nil {
-		t.Skipf("Godot 3 engine not installed (%s not found; .ci/run installs Debian's godot3-server)", name)
+		skipnote.Skip(t, "Godot 3.2.3 (godot3-server)", name+" not found on PATH",
+			"apt-get install godot3-server (Debian), or set $GODOT3; .ci/run installs it")
 	}
 	return path
 }

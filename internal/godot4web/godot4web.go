@@ -21,6 +21,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gdvar/gdvar/internal/skipnote"
 )
 
 // dir is the folder of this package's files.
@@ -73,8 +75,7 @@ func Find() (Setup, error) {
 		missing = append(missing, "playwright-core ("+filepath.Join(d, "node_modules")+")")
 	}
 	if len(missing) > 0 {
-		return s, errors.New("missing " + strings.Join(missing, ", ") +
-			"; internal/godot4web/install.sh (run by .ci/run) installs them")
+		return s, errors.New("missing " + strings.Join(missing, ", "))
 	}
 	return s, nil
 }
@@ -84,7 +85,8 @@ func Skip(t testing.TB) Setup {
 	t.Helper()
 	s, err := Find()
 	if err != nil {
-		t.Skipf("Godot 4 (web build in headless Chromium) not available: %v", err)
+		skipnote.Skip(t, "Godot 4.6 (web build in headless Chromium)", err.Error(),
+			"apt-get install chromium nodejs npm, then internal/godot4web/install.sh (.ci/run does both)")
 	}
 	return s
 }
