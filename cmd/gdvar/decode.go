@@ -9,10 +9,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/gdfile"
-	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -499,10 +497,8 @@ func (d *decoder) textHint(raw []byte) string {
 		}
 		return "this looks like base64 text: try --base64"
 	}
-	if d.input == "binary" && utf8.Valid(raw) && len(bytes.TrimSpace(raw)) > 0 {
-		if _, err := gdtext.Parse(string(raw), gdtext.ParseOptions{Family: d.fam}); err == nil {
-			return "this is a value in Godot's text form: gdvar encode turns text into bytes"
-		}
+	if d.input == "binary" {
+		return textInputHint(raw, d.fam, true, true)
 	}
 	return ""
 }

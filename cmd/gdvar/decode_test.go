@@ -136,6 +136,14 @@ func TestDecodeSaysWhatTheInputLooksLike(t *testing.T) {
 			[]string{"gdvar: hint: this looks like hex text: try --hex instead of --base64\n"}},
 		{"text form", []string{"decode"}, "Vector2(1, 2)\n", 1,
 			[]string{"gdvar: hint: this is a value in Godot's text form: gdvar encode turns text into bytes\n"}},
+		{"other text, --value", []string{"decode", "--value", "../../README.md"}, "", 1,
+			[]string{"gdvar: hint: this is text, not Godot's binary format (what var_to_bytes, store_var and put_var write); for hex or base64 text give --hex or --base64\n"}},
+		{"other text", []string{"decode"}, "# My notes\n\nsome text\n", 1,
+			[]string{"gdvar: hint: this is text, not Godot's binary format"}},
+		{"migrate, one value", []string{"migrate", "../../testdata/sample/savegame.bin", filepath.Join(t.TempDir(), "out.sav")}, "", 1,
+			[]string{"gdvar: hint: this is one value (var_to_bytes, put_var), not a save file of store_var values: gdvar convert --godot 3 --to-godot 4 --to binary converts one value\n"}},
+		{"migrate, text", []string{"migrate", "../../README.md", filepath.Join(t.TempDir(), "out.sav")}, "", 1,
+			[]string{"gdvar: hint: this is text, not Godot's binary format (what var_to_bytes, store_var and put_var write)\n"}},
 		{"objects", []string{"decode", filepath.Join(g4, "objects.sav")}, "", 1,
 			[]string{"full objects not allowed", "(use --allow-objects)\n"}},
 		{"empty", []string{"decode"}, "", 1, []string{"gdvar: decode: the input is empty\n"}},
@@ -152,6 +160,11 @@ func TestDecodeSaysWhatTheInputLooksLike(t *testing.T) {
 		if !ok {
 			t.Errorf("%s: status %d (want %d), stdout %q, stderr %q", c.name, status, c.status, out, stderr)
 		}
+	}
+	// inspect dumps the fields up to the bad one, then the hint.
+	if status, out, stderr := gdvar(t, "", "inspect", "../../README.md"); status != 1 || !strings.Contains(out, "error: decode") ||
+		stderr != "gdvar: hint: this is text, not Godot's binary format (what var_to_bytes, store_var and put_var write); for hex text give --hex\n" {
+		t.Errorf("inspect of text: status %d, stderr %q", status, stderr)
 	}
 	// A value that decodes with bytes left over, and exactly in the other
 	// family; a file that reads in the family given, and exactly in the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -118,6 +119,12 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gdvar: inspect: the file is encrypted: give --password or --key")
 		case errors.Is(d.Err, gdfile.ErrTooLarge):
 			fmt.Fprintln(stderr, "gdvar: inspect: the file is larger than --max-size allows")
+		default:
+			if !*hexIn {
+				if h := textInputHint(data, cmp.Or(o.Godot, variant.Godot4), true, false); h != "" {
+					fmt.Fprintln(stderr, "gdvar: hint:", h)
+				}
+			}
 		}
 		return 1
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -261,7 +262,11 @@ func (m *migrator) one(j migrateJob) int {
 		default:
 			err = fmt.Errorf("%s: %w", in, err)
 		}
-		return fail(err)
+		fail(err)
+		if h := cmp.Or(textInputHint(data, fromFam, false, false), oneValueHint(data)); h != "" {
+			fmt.Fprintln(m.stderr, "gdvar: hint:", h)
+		}
+		return 1
 	}
 	data = nil
 	g, warnings, err := migrate.File(f, m.opts)
