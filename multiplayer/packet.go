@@ -278,7 +278,13 @@ func (d *dialect) parseConfirm(p *Packet, b []byte) error {
 			p.NodeID = binary.LittleEndian.Uint32(b[2:])
 		}
 		if b[len(b)-1] == 0 {
-			p.Path = cstring(b[2:])
+			// The path reading of a 6-byte packet is three bytes and a
+			// NUL; the id reading ends in NULs too whenever the id is
+			// below 2²⁴. Only a path of printable bytes is taken as one:
+			// a cache id's low bytes (1, 2, …) are control characters.
+			if path := cstring(b[2:]); len(b) != 6 || printable(path) {
+				p.Path = path
+			}
 		} else if len(b) != 6 {
 			return perr(len(b)-1, p.Command, ErrInvalidPacket, "CONFIRM_PATH path without its NUL")
 		}
@@ -291,6 +297,17 @@ func (d *dialect) parseConfirm(p *Packet, b []byte) error {
 	p.Valid = true
 	p.Path = cstring(b[1:])
 	return nil
+}
+
+// printable reports whether b is a non-empty text of no control
+// characters below U+0020, as a node path is.
+func printable(b []byte) bool {
+	for _, c := range b {
+		if c < 0x20 || c == 0x7f {
+			return false
+		}
+	}
+	return len(b) > 0
 }
 
 // cstring returns b up to its first NUL.

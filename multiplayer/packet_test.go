@@ -296,3 +296,27 @@ func TestDispatchRawArgument(t *testing.T) {
 		}
 	}
 }
+
+// Godot 4.6's CONFIRM_PATH names the cache id: a 6-byte packet whose id's
+// high bytes are NULs reads as the id, not as a path of control
+// characters; a short path of printable bytes keeps its path reading.
+func TestConfirmPathByID(t *testing.T) {
+	for _, tc := range []struct {
+		data []byte
+		id   uint32
+		path string
+	}{
+		{[]byte{2, 1, 1, 0, 0, 0}, 1, ""},
+		{[]byte{2, 1, 0x2c, 1, 0, 0}, 300, ""},
+		{[]byte{2, 1, 'a', 'b', 'c', 0}, 0x00636261, "abc"},
+		{[]byte{2, 0, 'M', 'a', 'i', 'n', 0}, 0, "Main"},
+	} {
+		p, err := Parse(variant.Godot4, tc.data)
+		if err != nil {
+			t.Fatalf("%x: %v", tc.data, err)
+		}
+		if p.NodeID != tc.id || string(p.Path) != tc.path {
+			t.Errorf("%x: id %d path %q, want %d %q", tc.data, p.NodeID, p.Path, tc.id, tc.path)
+		}
+	}
+}

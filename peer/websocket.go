@@ -338,9 +338,18 @@ func (t *wsTransport) readError(err error, off int64, inFrame bool) error {
 	return wsReadError(err, off)
 }
 
+// CloseDestroyed is the close status Godot's web exports send when a
+// game frees its WebSocketPeer (or quits) while connected: 3001, reason
+// "destroyed" (platform/web/js/libs/library_godot_websocket.js). It is a
+// normal leave, read as io.EOF like 1000 (normal closure), 1001 (going
+// away) and 1005 (no status).
+const CloseDestroyed = 3001
+
 // wsReadError maps the library's errors onto the package's: a clean close
-// is io.EOF, a message above the limit is frame.ErrTooLarge, a connection
-// lost without a close frame is io.ErrUnexpectedEOF.
+// (a normal leave) is io.EOF, a message above the limit is
+// frame.ErrTooLarge, a connection lost without a close frame is
+// io.ErrUnexpectedEOF; any other close status is an error naming the
+// status and wrapping the library's *websocket.CloseError.
 func wsReadError(err error, off int64) error {
 	var ce *websocket.CloseError
 	switch {
@@ -348,7 +357,7 @@ func wsReadError(err error, off int64) error {
 		return &frame.Error{Offset: off, Size: -1, Err: frame.ErrTooLarge}
 	case errors.As(err, &ce):
 		switch ce.Code {
-		case websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived:
+		case websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived, CloseDestroyed:
 			return io.EOF
 		case websocket.CloseAbnormalClosure:
 			return &frame.Error{Offset: off, Size: -1, Err: io.ErrUnexpectedEOF}
