@@ -2,7 +2,10 @@
 // serialization: the bytes behind var_to_bytes / bytes_to_var,
 // FileAccess.store_var / get_var, StreamPeer.put_var / get_var and
 // PacketPeer.put_var / get_var, for Godot 4.0–4.6 and Godot 3.0–3.6, in both
-// single and double precision.
+// single and double precision. Limits: decoding takes variant's bounds (nesting
+// MaxDepth, 1024 by default as in the engine; MaxSize and MaxElements when set)
+// and never allocates more than the input can justify; Marshal refuses cycles,
+// and Go values with no Variant form (channels, functions, complex numbers).
 //
 // The work is split into packages, each usable on its own:
 //

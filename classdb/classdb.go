@@ -1,5 +1,8 @@
 // Package classdb lists the classes that Godot engines can instantiate,
-// for variant.DecOptions.Classes (and gdvar.DecOptions.Classes).
+// for variant.DecOptions.Classes (and gdvar.DecOptions.Classes). Limits: the
+// lists are those of two builds, Godot 4.6's web export template and Debian's
+// Godot 3.2.3; other versions and builds (desktop modules, GDExtensions)
+// differ, and can print their own list for Parse.
 //
 // When a decoder allows full Objects, the engine accepts one only if its
 // ClassDB can instantiate the class: an unknown class name, or an abstract

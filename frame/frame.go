@@ -1,5 +1,8 @@
 // Package frame reads and writes the framing Godot puts around encoded
-// Variants when it stores or sends them:
+// Variants when it stores or sends them. Limits: a frame holds at most
+// Options.MaxSize bytes (8 MiB by default, the engine's PacketPeer limit;
+// 2 GiB − 1 at most), refused from its length prefix before anything is
+// allocated:
 //
 //	kind          Godot API                                   on the wire
 //	Store         FileAccess.store_var / get_var              u32 length + payload

@@ -1,5 +1,8 @@
 // Package gdjson writes and reads Godot values as JSON, in the two forms of
-// Godot 4's JSON class.
+// Godot 4's JSON class. Limits: Godot 4 only (Godot 3's JSON has no typed
+// form); the plain form is lossy by nature, and even the typed form keeps only
+// the type of a RID, Callable or Signal, as the engine does; Parse stops at
+// ParseOptions.MaxDepth (the engine's 1024 by default).
 //
 // The plain form is what JSON.stringify(value) writes and
 // JSON.parse_string reads. It is lossy by nature: JSON has only numbers,

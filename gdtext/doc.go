@@ -1,5 +1,8 @@
 // Package gdtext reads and writes the text form of Godot Variants: the syntax
 // of var_to_str / str_to_var in Godot 4 and of var2str / str2var in Godot 3.
+// Limits: Parse stops at ParseOptions.MaxDepth (the binary decoder's 1024 by
+// default) and reads only values, not the resource syntax around them
+// (ExtResource, SubResource); Format writes at most Options.MaxBytes when set.
 //
 //	Vector2(1, 2.5)                    Vector2( 1, 2.5 )           (Godot 3)
 //	{ "a": 1, "b": [1, 2] }            { "a": 1, "b": [ 1, 2 ] }

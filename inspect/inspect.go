@@ -1,7 +1,9 @@
 // Package inspect dumps encoded Godot data field by field: one row per
 // field with its offset, raw bytes, type and meaning, nested values
 // indented. It reads raw values (var_to_bytes), store_var files of one or
-// several values, and encrypted and compressed files.
+// several values, and encrypted and compressed files. Limits: it reads what
+// variant.Reader reads, under Options.MaxSize (16 MiB of data by default);
+// WriteValue and WriteFile stream rows, while Value and File keep them all.
 //
 // It is how to find out why Godot rejects a packet: on malformed input the
 // dump shows every field up to the bad one and ends with the error, the

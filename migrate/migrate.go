@@ -1,7 +1,9 @@
 // Package migrate converts Godot values and save files between the engine
 // families: a Godot 3 store_var file into the Godot 4 file that
 // FileAccess.get_var reads as the same data, and back where nothing is
-// lost.
+// lost. Limits: an object's embedded Godot 3 script has no Godot 4 form and
+// is an error; types and precision Godot 3 lacks are errors going back unless
+// Options.Lossy; it never fills in what a renamed class would add.
 //
 // Most of the work is in the encoding, not in the values: package variant
 // already models Godot 3 types with their Godot 4 successors (PoolIntArray

@@ -1,7 +1,9 @@
 // Package stream reads and writes sequences of Variants on an io.Reader or
 // io.Writer, framed the way Godot frames them: a save file written with
 // several FileAccess.store_var calls, a TCP stream of StreamPeer.put_var
-// values, PacketPeerStream packets, or one payload per packet.
+// values, PacketPeerStream packets, or one payload per packet. Limits: a
+// frame holds at most Options.MaxSize bytes (8 MiB by default), and a
+// frame's buffer grows only as its bytes arrive.
 //
 // A Decoder reads values back to back until the end of the input; frames
 // may arrive split across reads or glued together. A length prefix above

@@ -1,7 +1,10 @@
 // Package variant is Godot's Variant: a Go value model for every Variant
 // type of Godot 4 and Godot 3, and the binary codec behind var_to_bytes and
 // bytes_to_var (also the payload of FileAccess.store_var, StreamPeer.put_var
-// and PacketPeer.put_var), byte for byte as the engines write and read it.
+// and PacketPeer.put_var), byte for byte as the engines write and read it. Limits: nesting stops at
+// DecOptions.MaxDepth (1024 by default, the engine's limit); MaxSize and
+// MaxElements bound an input when set; full Objects are refused unless
+// AllowObjects is set, and are then kept as plain data, never instantiated.
 //
 // # Values
 //

@@ -1,6 +1,7 @@
 // Package wire holds the primitives of Godot's binary Variant encoding: the
 // header word, little-endian fixed-size fields, padded strings and bulk
-// conversion of packed numeric arrays.
+// conversion of packed numeric arrays. Limits: no values and no validation
+// beyond bounds; callers (package variant) decide what the bytes mean.
 //
 // It knows nothing about Variant values; package variant builds the value
 // codec on top of it. Every function here is allocation-free unless it
