@@ -29,6 +29,9 @@ type ClientOptions struct {
 	// MaxPathCache is the most node paths each other peer may register;
 	// 0 means DefaultMaxPathCache.
 	MaxPathCache int
+	// MaxPathCacheBytes bounds the memory of the paths each other peer
+	// registers, as for a Host; 0 means DefaultMaxPathCacheBytes.
+	MaxPathCacheBytes int
 	// Logger receives refused packets; nil means slog.Default().
 	Logger *slog.Logger
 	// OnPeer is called when another peer joins or leaves.
@@ -74,6 +77,9 @@ func Join(ctx context.Context, link Link, o ClientOptions, nodes ...Node) (*Clie
 	if o.MaxPathCache <= 0 {
 		o.MaxPathCache = DefaultMaxPathCache
 	}
+	if o.MaxPathCacheBytes <= 0 {
+		o.MaxPathCacheBytes = DefaultMaxPathCacheBytes
+	}
 	c := &Client{session: sess, o: o, log: o.Logger, link: link, peers: map[PeerID]*remote{}, done: make(chan struct{}), admittedCh: make(chan struct{})}
 	if c.log == nil {
 		c.log = slog.Default()
@@ -89,7 +95,7 @@ func Join(ctx context.Context, link Link, o ClientOptions, nodes ...Node) (*Clie
 		return nil, err
 	}
 	c.id = id
-	c.peers[HostID] = newRemote()
+	c.peers[HostID] = c.newRemote()
 	go c.serve()
 	if c.f == variant.Godot4 && o.Auth != nil {
 		if err := o.Auth(ctx, c.authOf(), nil); err != nil {
@@ -263,7 +269,7 @@ func (c *Client) peerChange(id PeerID, joined bool) {
 	c.mu.Lock()
 	if joined {
 		if _, ok := c.peers[id]; !ok && id != c.id {
-			c.peers[id] = newRemote()
+			c.peers[id] = c.newRemote()
 		}
 	} else {
 		delete(c.peers, id)
@@ -336,7 +342,7 @@ func (c *Client) process(from PeerID, e *Event) {
 	r := c.peers[from]
 	if r == nil {
 		// A relayed packet from a peer the client was not told about.
-		r = newRemote()
+		r = c.newRemote()
 		c.peers[from] = r
 	}
 	c.mu.Unlock()
@@ -346,7 +352,7 @@ func (c *Client) process(from PeerID, e *Event) {
 		e.Node = string(pk.Path)
 		c.mu.Lock()
 		var reply []byte
-		reply, err = c.simplify(r, pk, c.o.MaxPathCache)
+		reply, err = c.simplify(r, pk)
 		c.mu.Unlock()
 		if reply != nil {
 			c.write(from, reply, 0, Reliable)
@@ -428,4 +434,9 @@ func (c *Client) SendBytes(to PeerID, data []byte, mode TransferMode, channel in
 		return errors.New("multiplayer: empty raw packet")
 	}
 	return c.write(to, AppendRaw(nil, c.f, data), channel, mode)
+}
+
+// newRemote returns the path cache state of another peer.
+func (c *Client) newRemote() *remote {
+	return newRemote(&pathBudget{maxPaths: c.o.MaxPathCache, maxBytes: c.o.MaxPathCacheBytes})
 }

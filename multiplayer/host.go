@@ -17,12 +17,15 @@ import (
 
 // Default limits of a Host.
 const (
-	DefaultAuthTimeout    = 3 * time.Second // the engine's auth_timeout
-	DefaultMaxPeers       = 1024
-	DefaultMaxPathCache   = 4096
-	DefaultMaxQueuedBytes = 4 << 20
-	DefaultMaxErrors      = 64
-	DefaultMaxPeersPerIP  = 64
+	DefaultAuthTimeout  = 3 * time.Second // the engine's auth_timeout
+	DefaultMaxPeers     = 1024
+	DefaultMaxPathCache = 4096
+	// DefaultMaxPathCacheBytes bounds the memory of one peer's path cache:
+	// 1 MiB holds 4096 paths of 200 bytes.
+	DefaultMaxPathCacheBytes = 1 << 20
+	DefaultMaxQueuedBytes    = 4 << 20
+	DefaultMaxErrors         = 64
+	DefaultMaxPeersPerIP     = 64
 )
 
 // AuthFunc authenticates a joining peer, in place of SceneMultiplayer's
@@ -107,6 +110,14 @@ type HostOptions struct {
 	// host's cache of its paths (SIMPLIFY_PATH); 0 means
 	// DefaultMaxPathCache. A peer that registers more is dropped.
 	MaxPathCache int
+	// MaxPathCacheBytes bounds the memory the host holds for the paths a
+	// peer registers, each charged at what it costs (its bytes and the
+	// cache entry, about 100 bytes more); 0 means
+	// DefaultMaxPathCacheBytes. A peer that registers more is dropped. A
+	// single path longer than MaxPathLength is refused as a bad packet.
+	// With Observe set, the paths a peer announces to other peers through
+	// the relay are recorded too, within the same budget.
+	MaxPathCacheBytes int
 	// MaxQueuedBytes bounds what the host holds for one peer waiting to be
 	// sent; 0 means DefaultMaxQueuedBytes. A peer that does not read fast
 	// enough to stay within it is dropped.
@@ -217,6 +228,9 @@ func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 	if o.MaxPathCache <= 0 {
 		o.MaxPathCache = DefaultMaxPathCache
 	}
+	if o.MaxPathCacheBytes <= 0 {
+		o.MaxPathCacheBytes = DefaultMaxPathCacheBytes
+	}
 	if o.MaxQueuedBytes <= 0 {
 		o.MaxQueuedBytes = DefaultMaxQueuedBytes
 	}
@@ -313,7 +327,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
 		}
 	}
-	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
+	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote(h.pathBudget())}
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
@@ -344,6 +358,11 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 	}
 	h.admitLocked(p)
 	return p, nil
+}
+
+// pathBudget returns a new peer's path cache budget.
+func (h *Host) pathBudget() *pathBudget {
+	return &pathBudget{maxPaths: h.o.MaxPathCache, maxBytes: h.o.MaxPathCacheBytes}
 }
 
 // ipOf returns the IP address of the link's other side, "" when unknown.
@@ -731,14 +750,14 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 	}
 	r := p.relayed[target]
 	if r == nil && len(p.relayed) < h.o.MaxPeers {
-		r = newRemote()
+		r = newRemote(p.remote.budget)
 		p.relayed[target] = r
 	}
 	if r != nil {
 		switch pk.Command {
 		case CmdSimplifyPath:
 			e.Node = string(pk.Path)
-			h.simplify(r, pk, h.o.MaxPathCache)
+			h.simplify(r, pk) // past the budget, the path is not recorded
 		case CmdRemoteCall, CmdRemoteSet:
 			h.resolve(r, e)
 		}
@@ -770,7 +789,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 	case CmdSimplifyPath:
 		e.Node = string(pk.Path)
 		h.mu.Lock()
-		reply, err := h.simplify(p.remote, pk, h.o.MaxPathCache)
+		reply, err := h.simplify(p.remote, pk)
 		if reply != nil {
 			h.sendLocked(p, reply, 0, Reliable)
 		}
