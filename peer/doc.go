@@ -64,7 +64,8 @@
 // value turns a limit off):
 //
 //	limit          default        what happens
-//	MaxConns       1024           more connections are closed as soon as they are accepted
+//	MaxConns       1024           more connections are refused as soon as they are accepted
+//	MaxConnsPerIP  64             more from one IP address too, checked before MaxConns
 //	IdleTimeout    5 minutes      a read that gets no byte for so long closes the connection (ErrIdleTimeout)
 //	FrameTimeout   1 minute       a frame not whole so long after its first byte closes it (ErrFrameTimeout)
 //	WriteTimeout   1 minute       a write the peer does not take in so long closes it (ErrWriteTimeout)

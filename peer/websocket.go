@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -59,13 +60,14 @@ func UpgradeWebSocket(w http.ResponseWriter, r *http.Request, o Options) (*Conn,
 		http.Error(w, "server misconfigured", http.StatusInternalServerError)
 		return nil, err
 	}
-	u.lim.maxConns = 0
+	u.lim.maxConns, u.lim.maxPerIP = 0, 0
 	return u.Upgrade(w, r)
 }
 
 // An Upgrader turns requests of an existing net/http server into
 // WebSocket connections, as UpgradeWebSocket does, with the server limits
-// of its Options (MaxConns, BufferBudget, IdleTimeout, FrameTimeout)
+// of its Options (MaxConns, MaxConnsPerIP, BufferBudget, IdleTimeout,
+// FrameTimeout)
 // shared by all the connections it upgrades. It is safe for concurrent
 // use.
 type Upgrader struct {
@@ -84,26 +86,37 @@ func NewUpgrader(o Options) (*Upgrader, error) {
 
 // Upgrade answers a WebSocket opening handshake and returns the
 // connection. On failure it has already replied with an HTTP error: 503
-// (Service Unavailable) when MaxConns connections are open. The Conn
-// counts against MaxConns until it is closed.
+// (Service Unavailable) when MaxConns connections are open, or
+// MaxConnsPerIP from the request's address (its RemoteAddr). The Conn
+// counts against both until it is closed.
 func (u *Upgrader) Upgrade(w http.ResponseWriter, r *http.Request) (*Conn, error) {
-	if !u.lim.take() {
-		http.Error(w, "too many connections", http.StatusServiceUnavailable)
-		return nil, errTooManyConns
+	ip := ""
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		ip = host
+	}
+	if why := u.lim.take(ip); why != nil {
+		http.Error(w, refusal(why), http.StatusServiceUnavailable)
+		return nil, why
 	}
 	c, err := upgrade(w, r, u.cfg, u.lim.budget)
 	if err != nil {
-		u.lim.give()
+		u.lim.give(ip)
 		return nil, err
 	}
-	c.onClose = u.lim.give
+	c.onClose = func() { u.lim.give(ip) }
 	return c, nil
+}
+
+// refusal is the text of a 503 answer to a connection refused for why.
+func refusal(why error) string {
+	if why == errTooManyFrom {
+		return "too many connections from your address"
+	}
+	return "too many connections"
 }
 
 // Conns returns the number of connections upgraded and not yet closed.
 func (u *Upgrader) Conns() int { return int(u.lim.open.Load()) }
-
-var errTooManyConns = errors.New("peer: too many connections")
 
 func upgrade(w http.ResponseWriter, r *http.Request, cfg *config, budget *frame.Budget) (*Conn, error) {
 	u := websocket.Upgrader{
@@ -151,8 +164,9 @@ func checkOrigin(patterns []string) func(r *http.Request) bool {
 // ListenWebSocket listens on addr ("host:port"; port 0 picks a free one)
 // with an HTTP server that accepts WebSocket connections on any path. ctx
 // bounds setting up the listener only; Close stops the server. The server
-// limits of o apply (MaxConns, BufferBudget, IdleTimeout, FrameTimeout;
-// see Options); connections beyond MaxConns are closed before their
+// limits of o apply (MaxConns, MaxConnsPerIP, BufferBudget, IdleTimeout,
+// FrameTimeout; see Options); connections beyond MaxConns or
+// MaxConnsPerIP are answered with an HTTP 503 and closed before their
 // handshake is read.
 func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, error) {
 	cfg, err := o.config()
@@ -183,7 +197,7 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 		l.offer(c)
 	})
 	go func() {
-		err := srv.Serve(&limitListener{Listener: ln, lim: lim})
+		err := srv.Serve(&limitListener{Listener: ln, lim: lim, tell: newRefuser().tell})
 		select {
 		case <-l.done:
 		default:
@@ -192,6 +206,58 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 		}
 	}()
 	return l, nil
+}
+
+// A refuser answers the connections a WebSocket listener refuses for
+// capacity with an HTTP 503 before their handshake is read, so that the
+// client is told why rather than reset. It answers at most refuserSlots
+// at once, refuserPerIP of them from one address, each within
+// refuserTime; beyond that (a flood) connections are reset.
+type refuser struct {
+	mu    sync.Mutex
+	busy  int
+	perIP map[string]int
+}
+
+const (
+	refuserSlots = 64
+	refuserPerIP = 4
+	refuserTime  = time.Second
+)
+
+func newRefuser() *refuser { return &refuser{perIP: map[string]int{}} }
+
+func (r *refuser) tell(nc net.Conn, why error) {
+	ip := ipOf(nc.RemoteAddr())
+	r.mu.Lock()
+	if r.busy >= refuserSlots || r.perIP[ip] >= refuserPerIP {
+		r.mu.Unlock()
+		reset(nc)
+		return
+	}
+	r.busy++
+	r.perIP[ip]++
+	r.mu.Unlock()
+	go func() {
+		defer func() {
+			r.mu.Lock()
+			r.busy--
+			if r.perIP[ip]--; r.perIP[ip] <= 0 {
+				delete(r.perIP, ip)
+			}
+			r.mu.Unlock()
+		}()
+		nc.SetDeadline(time.Now().Add(refuserTime))
+		body := refusal(why)
+		fmt.Fprintf(nc, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+		if cw, ok := nc.(interface{ CloseWrite() error }); ok {
+			cw.CloseWrite()
+		}
+		// Take what the client sent until it closes, so that closing does
+		// not reset the connection before the answer is read.
+		io.Copy(io.Discard, io.LimitReader(nc, 64<<10))
+		nc.Close()
+	}()
 }
 
 func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server bool) *Conn {
