@@ -276,7 +276,11 @@ func (h *Host) Serve(ctx context.Context, l Listener) error {
 func (h *Host) ServeLink(link Link) error {
 	p, err := h.join(link)
 	if err != nil {
-		link.Close()
+		if r, ok := link.(refuser); ok {
+			r.refuse(refusalReason(err))
+		} else {
+			link.Close()
+		}
 		return err
 	}
 	done := make(chan struct{})
@@ -292,6 +296,28 @@ func (h *Host) ServeLink(link Link) error {
 		return nil
 	}
 	return err
+}
+
+// refuser is a Link that can tell a client it refuses why, as the
+// transport's close allows; other Links are closed.
+type refuser interface {
+	refuse(reason string)
+}
+
+// errTooManyFrom refines ErrBudget for a client refused for its address.
+var errTooManyFrom = fmt.Errorf("%w: too many peers from this address", ErrBudget)
+
+// refusalReason is what a refused client is told.
+func refusalReason(err error) string {
+	switch {
+	case errors.Is(err, errTooManyFrom):
+		return "too many peers from your address"
+	case errors.Is(err, ErrBudget):
+		return "server full"
+	case errors.Is(err, ErrClosed):
+		return "server closing"
+	}
+	return "refused"
 }
 
 func (h *Host) join(link Link) (*hostPeer, error) {
@@ -314,7 +340,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		}
 		if n >= h.o.MaxPeersPerIP {
 			h.log.Warn("multiplayer: refusing a client: too many from its address", "addr", addrOf(link), "max", h.o.MaxPeersPerIP)
-			return nil, fmt.Errorf("%w: %d peers from %s already", ErrBudget, n, ip)
+			return nil, fmt.Errorf("%w: %d from %s already", errTooManyFrom, n, ip)
 		}
 	}
 	id := h.newIDLocked()

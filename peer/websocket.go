@@ -295,6 +295,18 @@ type wsTransport struct {
 	roff    int64
 	rerr    error // sticky: the library's read errors are permanent
 	woff    int64
+	refusal string // set by Conn.Refuse: the reason of the close frame
+}
+
+// refuse makes the close frame say that the server refuses the peer.
+func (t *wsTransport) refuse(reason string) {
+	if len(reason) > 123 { // a close frame's reason is at most 123 bytes
+		reason = reason[:123]
+	}
+	if reason == "" {
+		reason = "refused"
+	}
+	t.refusal = reason
 }
 
 // wsKeep is the largest buffer kept between messages (with a budget: the
@@ -436,7 +448,11 @@ func (t *wsTransport) writePayload(p []byte) error {
 }
 
 func (t *wsTransport) shutdown() error {
-	msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
+	code, reason := websocket.CloseNormalClosure, ""
+	if t.refusal != "" {
+		code, reason = websocket.CloseTryAgainLater, t.refusal
+	}
+	msg := websocket.FormatCloseMessage(code, reason)
 	return t.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 }
 
