@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/gdvar/gdvar/internal/loglimit"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -46,14 +47,15 @@ type ClientOptions struct {
 // with WebSocketMultiplayerPeer (or Godot 3's WebSocketServer) or a Host.
 type Client struct {
 	*session
-	o    ClientOptions
-	log  *slog.Logger
-	link Link
-	id   PeerID
-	ctx  context.Context
-	stop context.CancelFunc
-	done chan struct{}
-	err  error
+	o      ClientOptions
+	log    *slog.Logger
+	logLim *loglimit.Limiter
+	link   Link
+	id     PeerID
+	ctx    context.Context
+	stop   context.CancelFunc
+	done   chan struct{}
+	err    error
 
 	wmu sync.Mutex // one writer at a time on the link
 
@@ -80,7 +82,7 @@ func Join(ctx context.Context, link Link, o ClientOptions, nodes ...Node) (*Clie
 	if o.MaxPathCacheBytes <= 0 {
 		o.MaxPathCacheBytes = DefaultMaxPathCacheBytes
 	}
-	c := &Client{session: sess, o: o, log: o.Logger, link: link, peers: map[PeerID]*remote{}, done: make(chan struct{}), admittedCh: make(chan struct{})}
+	c := &Client{session: sess, o: o, log: o.Logger, logLim: newLogLimiter(), link: link, peers: map[PeerID]*remote{}, done: make(chan struct{}), admittedCh: make(chan struct{})}
 	if c.log == nil {
 		c.log = slog.Default()
 	}
@@ -333,7 +335,15 @@ func (c *Client) refuse(e *Event, err error) {
 	if c.o.Observe != nil {
 		c.o.Observe(e)
 	}
-	c.log.Debug("multiplayer: refused packet", "from", e.From, "err", err)
+	if c.log.Enabled(c.ctx, slog.LevelDebug) {
+		if ok, n := c.logLim.Allow(refusedKey(e.From)); ok {
+			args := []any{"from", e.From, "err", loglimit.Cut(err.Error(), loglimit.DefaultMaxText)}
+			if n > 0 {
+				args = append(args, "suppressed", n)
+			}
+			c.log.Debug("multiplayer: refused packet", args...)
+		}
+	}
 }
 
 func (c *Client) process(from PeerID, e *Event) {

@@ -9,9 +9,11 @@ import (
 	"math/rand/v2"
 	"net"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/gdvar/gdvar/internal/loglimit"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -134,8 +136,17 @@ type HostOptions struct {
 	// AllowObjects accepts full Objects in arguments
 	// (allow_object_decoding). Objects are only data here.
 	AllowObjects bool
-	// Logger receives the errors of peers; nil means slog.Default().
+	// Logger receives the errors of peers; nil means slog.Default(). Its
+	// lines are kept small whatever peers send: text a peer controls
+	// (paths, method names, errors quoting them) is cut to MaxLogText
+	// bytes, and lines of one kind (refused clients, dropped peers, one
+	// peer's refused packets) are rate-limited, 10 at once and then one a
+	// second, the next line that passes saying how many were held back
+	// ("suppressed").
 	Logger *slog.Logger
+	// MaxLogText is the most bytes of peer-controlled text in a log line;
+	// 0 means 300, negative means no limit.
+	MaxLogText int
 	// OnConnect is called, on a goroutine of its own, when a peer is
 	// admitted; OnDisconnect, on the peer's goroutine, when an admitted
 	// peer leaves (err says why, nil for a clean close).
@@ -178,6 +189,7 @@ type Host struct {
 	*session
 	o      HostOptions
 	log    *slog.Logger
+	logLim *loglimit.Limiter
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -241,7 +253,10 @@ func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{session: sess, o: o, log: o.Logger, peers: map[PeerID]*hostPeer{}}
+	if o.MaxLogText == 0 {
+		o.MaxLogText = loglimit.DefaultMaxText
+	}
+	h := &Host{session: sess, o: o, log: o.Logger, logLim: newLogLimiter(), peers: map[PeerID]*hostPeer{}}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
@@ -327,7 +342,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		return nil, ErrClosed
 	}
 	if len(h.peers) >= h.o.MaxPeers {
-		h.log.Warn("multiplayer: refusing a client: too many peers", "addr", addrOf(link), "max", h.o.MaxPeers)
+		h.logLine(slog.LevelWarn, "refuse full", "multiplayer: refusing a client: too many peers", "addr", addrOf(link), "max", h.o.MaxPeers)
 		return nil, fmt.Errorf("%w: %d peers already", ErrBudget, len(h.peers))
 	}
 	ip := ipOf(link)
@@ -339,7 +354,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 			}
 		}
 		if n >= h.o.MaxPeersPerIP {
-			h.log.Warn("multiplayer: refusing a client: too many from its address", "addr", addrOf(link), "max", h.o.MaxPeersPerIP)
+			h.logLine(slog.LevelWarn, "refuse ip", "multiplayer: refusing a client: too many from its address", "addr", addrOf(link), "max", h.o.MaxPeersPerIP)
 			return nil, fmt.Errorf("%w: %d from %s already", errTooManyFrom, n, ip)
 		}
 	}
@@ -349,7 +364,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		// below 2 or taken.
 		id = cl.ClientID()
 		if _, taken := h.peers[id]; taken || id < 2 {
-			h.log.Warn("multiplayer: refusing a client: its id is taken or reserved", "addr", addrOf(link), "peer", id)
+			h.logLine(slog.LevelWarn, "refuse id", "multiplayer: refusing a client: its id is taken or reserved", "addr", addrOf(link), "peer", id)
 			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
 		}
 	}
@@ -384,6 +399,37 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 	}
 	h.admitLocked(p)
 	return p, nil
+}
+
+// newLogLimiter returns the rate limit of log lines of one kind: 10 at
+// once, then one a second.
+func newLogLimiter() *loglimit.Limiter { return loglimit.New(10, time.Second) }
+
+func refusedKey(id PeerID) string { return "refused " + strconv.Itoa(int(id)) }
+
+// logLine logs msg at level unless lines of its kind (key) are being held
+// back; the first line that passes after some were adds their count.
+// Text a peer controls in args must have been cut (cut).
+func (h *Host) logLine(level slog.Level, key, msg string, args ...any) {
+	if !h.log.Enabled(h.ctx, level) {
+		return
+	}
+	ok, n := h.logLim.Allow(key)
+	if !ok {
+		return
+	}
+	if n > 0 {
+		args = append(args, "suppressed", n)
+	}
+	h.log.Log(h.ctx, level, msg, args...)
+}
+
+// cut returns err's text cut to MaxLogText bytes, for a log line.
+func (h *Host) cut(err error) string {
+	if err == nil {
+		return ""
+	}
+	return loglimit.Cut(err.Error(), h.o.MaxLogText)
 }
 
 // pathBudget returns a new peer's path cache budget.
@@ -472,6 +518,9 @@ func (h *Host) leave(p *hostPeer, err error) {
 	}
 	admitted := p.admitted
 	h.mu.Unlock()
+	if n := h.logLim.Flush(refusedKey(p.id)); n > 0 {
+		h.log.Debug("multiplayer: refused packets not logged", "peer", p.id, "suppressed", n)
+	}
 	p.q.close()
 	if err == io.EOF {
 		err = nil
@@ -488,7 +537,7 @@ func (h *Host) drop(p *hostPeer, err error) {
 		p.dropErr = err
 	}
 	h.mu.Unlock()
-	h.log.Warn("multiplayer: dropping peer", "peer", p.id, "err", err)
+	h.logLine(slog.LevelWarn, "drop", "multiplayer: dropping peer", "peer", p.id, "err", h.cut(err))
 	p.q.close()
 	p.link.Close()
 }
@@ -568,7 +617,7 @@ func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 // games call RPCs on nodes a Go host need not know, and the engine only
 // logs them.
 func (h *Host) refuse(p *hostPeer, err error) bool {
-	h.log.Debug("multiplayer: refused packet", "peer", p.id, "err", err)
+	h.logLine(slog.LevelDebug, refusedKey(p.id), "multiplayer: refused packet", "peer", p.id, "err", h.cut(err))
 	if _, isCall := errors.AsType[*CallError](err); isCall {
 		return false
 	}
