@@ -11,6 +11,7 @@ package loglimit
 
 import (
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -70,6 +71,7 @@ func (l *Limiter) SetClock(now func() time.Time) { l.now = now }
 // Allow reports whether a line of kind key may be written now. When it
 // may, suppressed is how many lines of that kind were held back since the
 // last one written, for the line to say so.
+// A nil Limiter passes every line.
 func (l *Limiter) Allow(key string) (ok bool, suppressed int) {
 	if l == nil || l.burst <= 0 {
 		return true, 0
@@ -116,6 +118,23 @@ func (l *Limiter) Flush(key string) (suppressed int) {
 	if b := l.buckets[key]; b != nil {
 		suppressed = b.suppressed
 		delete(l.buckets, key)
+	}
+	return suppressed
+}
+
+// FlushPrefix forgets every kind whose key starts with prefix and returns
+// how many of their lines were held back and not yet reported.
+func (l *Limiter) FlushPrefix(prefix string) (suppressed int) {
+	if l == nil {
+		return 0
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for k, b := range l.buckets {
+		if strings.HasPrefix(k, prefix) {
+			suppressed += b.suppressed
+			delete(l.buckets, k)
+		}
 	}
 	return suppressed
 }
