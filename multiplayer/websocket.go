@@ -83,7 +83,7 @@ func (l *wsLink) RemoteAddr() net.Addr { return l.c.RemoteAddr() }
 func (l *wsLink) Close() error         { return l.c.Close() }
 
 // refuse closes the link with the reason a host refuses the client (a
-// close frame with status 1013).
+// close frame with status 1008).
 func (l *wsLink) refuse(reason string) { l.c.Refuse(reason) }
 
 // SetReadDeadline bounds the next reads.

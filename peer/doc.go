@@ -74,8 +74,9 @@
 // Frame buffers grow with the bytes that arrive, never with the length a
 // prefix claims, and are reserved from the budget before they are
 // allocated. A connection that meets a limit is closed at once, with a
-// WebSocket close frame that says why (1008 for a timeout, 1013 when the
-// budget is spent), and its read returns the error. Dialled connections
+// WebSocket close frame that says why (status 1008 and the reason: a
+// timeout, or "server busy" when the budget is spent), and its read
+// returns the error. Dialled connections
 // have no idle, frame or write timeout unless Options sets one.
 //
 // # Concurrency

@@ -450,22 +450,24 @@ func (t *wsTransport) writePayload(p []byte) error {
 func (t *wsTransport) shutdown() error {
 	code, reason := websocket.CloseNormalClosure, ""
 	if t.refusal != "" {
-		code, reason = websocket.CloseTryAgainLater, t.refusal
+		code, reason = websocket.ClosePolicyViolation, t.refusal
 	}
 	msg := websocket.FormatCloseMessage(code, reason)
 	return t.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 }
 
 // abort sends the close frame that tells why: 1007 for text that is not
-// UTF-8, 1008 (policy violation) for a timeout, 1013 (try again later)
-// when the server is short of memory.
+// UTF-8, 1008 (policy violation) with the reason for the others. Not 1013
+// (try again later) for a spent budget: Godot's native WebSocket library
+// (wslay) takes it for a protocol error and its client never reports the
+// close (Godot 3.2.3 stays connected).
 func (t *wsTransport) abort(err error) {
 	code, reason := websocket.ClosePolicyViolation, "timeout"
 	switch {
 	case errors.Is(err, ErrInvalidUTF8):
 		code, reason = websocket.CloseInvalidFramePayloadData, "invalid UTF-8 in text message"
 	case errors.Is(err, frame.ErrBudget):
-		code, reason = websocket.CloseTryAgainLater, "server busy"
+		reason = "server busy"
 	case errors.Is(err, ErrFrameTimeout):
 		reason = "message not complete in time"
 	case errors.Is(err, ErrIdleTimeout):
