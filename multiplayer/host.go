@@ -118,7 +118,9 @@ type HostOptions struct {
 	// DefaultMaxPathCacheBytes. A peer that registers more is dropped. A
 	// single path longer than MaxPathLength is refused as a bad packet.
 	// With Observe set, the paths a peer announces to other peers through
-	// the relay are recorded too, within the same budget.
+	// the relay are recorded too, for Observe's names, within a budget of
+	// the same size of their own: past it they are not recorded, and the
+	// peer is not dropped.
 	MaxPathCacheBytes int
 	// MaxQueuedBytes bounds what the host holds for one peer waiting to be
 	// sent; 0 means DefaultMaxQueuedBytes. A peer that does not read fast
@@ -215,9 +217,10 @@ type hostPeer struct {
 	authLocal  bool
 	authRemote bool
 	*remote
-	relayed map[PeerID]*remote // paths announced to other peers through the relay, for Observe
-	errs    int
-	dropErr error
+	relayed      map[PeerID]*remote // paths announced to other peers through the relay, for Observe
+	relayedPaths *pathBudget        // what relayed may hold, apart from the peer's own cache
+	errs         int
+	dropErr      error
 }
 
 // NewHost returns a host that knows the given nodes and their RPCs.
@@ -822,10 +825,11 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 	h.mu.Lock()
 	if p.relayed == nil {
 		p.relayed = map[PeerID]*remote{}
+		p.relayedPaths = h.pathBudget()
 	}
 	r := p.relayed[target]
 	if r == nil && len(p.relayed) < h.o.MaxPeers {
-		r = newRemote(p.remote.budget)
+		r = newRemote(p.relayedPaths)
 		p.relayed[target] = r
 	}
 	if r != nil {

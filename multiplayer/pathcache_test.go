@@ -131,3 +131,39 @@ func TestPathCacheFloodBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// The paths a client announces to another through the relay, which the
+// host records for Observe, have a budget of their own: past it they are
+// not recorded, and the client's own path cache is untouched.
+func TestRelayedPathsBudget(t *testing.T) {
+	var seen atomic.Int64
+	h, url := startHost(t, HostOptions{Logger: quiet, Observe: func(e *Event) { seen.Add(1) }}, chatNode(newChatLog()))
+	a, aID := rawClient(t, url, variant.Godot4)
+	_, bID := rawClient(t, url, variant.Godot4)
+	path := strings.Repeat("r", MaxPathLength-8)
+	const n = 300 // 1.2 MB of paths, over the 1 MiB budget
+	for i := range n {
+		inner := AppendSimplifyPath(nil, variant.Godot4, MethodsChecksum(nil), uint32(i+1), fmt.Sprintf("%s%d", path, i))
+		if err := a.WriteFrame(Frame{Data: AppendSys(nil, SysRelay, bID, inner)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := a.WriteFrame(Frame{Data: AppendSimplifyPath(nil, variant.Godot4, MethodsChecksum([]string{"announce", "say"}), 1, "Chat")}); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(10 * time.Second); seen.Load() < n+1 && time.Now().Before(end); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	p := h.peer(aID)
+	if p == nil {
+		t.Fatal("the host dropped a client for paths it relayed")
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if got := p.relayedPaths.bytes; got > DefaultMaxPathCacheBytes || got < DefaultMaxPathCacheBytes/2 {
+		t.Errorf("%d bytes of relayed paths recorded, want at most %d, most of it", got, DefaultMaxPathCacheBytes)
+	}
+	if len(p.recv) != 1 {
+		t.Errorf("the client's own cache holds %d paths, want 1", len(p.recv))
+	}
+}
