@@ -99,8 +99,11 @@ type Options struct {
 	// MaxConns is the most connections a Listener or an Upgrader holds
 	// open at once, counted from the TCP accept to Close (so a WebSocket
 	// handshake in progress counts). Connections beyond it are closed as
-	// soon as they are accepted, before anything is read. 0 means
-	// DefaultMaxConns; a negative value means no limit.
+	// soon as they are accepted, before anything is read: a WebSocket
+	// listener first answers them with an HTTP 503 that says why (at most
+	// 64 at once, 4 per address; beyond that they are reset, as a TCP
+	// listener resets them). 0 means DefaultMaxConns; a negative value
+	// means no limit.
 	MaxConns int
 	// MaxConnsPerIP is the most connections a Listener or an Upgrader
 	// holds open at once from one IP address, counted as MaxConns is (a
