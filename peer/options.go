@@ -111,8 +111,9 @@ type Options struct {
 	// before MaxConns, so that connections one address is refused take no
 	// place from the others. 0 means DefaultMaxConnsPerIP; a negative value
 	// means no limit. Behind a reverse proxy every client has the proxy's
-	// address: turn it off there (the proxy limits clients itself).
-	// UpgradeWebSocket does not apply it.
+	// address: turn it off there (the proxy limits clients itself). An
+	// Upgrader, often behind one, applies it only when it is set (0 means
+	// none there); UpgradeWebSocket never does.
 	MaxConnsPerIP int
 	// BufferBudget is the most memory, in bytes, the frames being
 	// received may hold together on the connections of one Listener or

@@ -81,7 +81,11 @@ func NewUpgrader(o Options) (*Upgrader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Upgrader{cfg: cfg, lim: newServerLimits(cfg)}, nil
+	lim := newServerLimits(cfg)
+	if o.MaxConnsPerIP == 0 {
+		lim.maxPerIP = 0 // set explicitly only: an Upgrader is often behind a proxy
+	}
+	return &Upgrader{cfg: cfg, lim: lim}, nil
 }
 
 // Upgrade answers a WebSocket opening handshake and returns the
