@@ -51,7 +51,7 @@ func BenchmarkDispatch(b *testing.B) {
 				b.Fatal(err)
 			}
 			nd := s.nodes["Main/Player"]
-			r := newRemote()
+			r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
 			r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
 			pkt := benchPacket(b, f, nd, variant.Vector2{X: 1, Y: 2}, variant.Int(7))
 			ctx := context.Background()
@@ -81,7 +81,7 @@ func BenchmarkDispatchError(b *testing.B) {
 	s, _ := newSession(variant.Godot4, false, []Node{{Path: "P", Methods: []Method{{Name: "move", Mode: AnyPeer,
 		Handler: func(_ context.Context, from PeerID, pos variant.Vector2, n int) error { return nil }}}}})
 	nd := s.nodes["P"]
-	r := newRemote()
+	r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
 	r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
 	pkt := benchPacket(b, variant.Godot4, nd, variant.Vector2{X: 1, Y: 2}, variant.Int(7))
 	b.ReportAllocs()
@@ -118,7 +118,7 @@ func TestDispatchAllocs(t *testing.T) {
 			t.Fatal(err)
 		}
 		nd := s.nodes["P"]
-		r := newRemote()
+		r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
 		r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
 		enc := defaultEnc4
 		if f == variant.Godot3 {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/gdvar/gdvar/internal/loglimit"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -29,6 +30,9 @@ type ClientOptions struct {
 	// MaxPathCache is the most node paths each other peer may register;
 	// 0 means DefaultMaxPathCache.
 	MaxPathCache int
+	// MaxPathCacheBytes bounds the memory of the paths each other peer
+	// registers, as for a Host; 0 means DefaultMaxPathCacheBytes.
+	MaxPathCacheBytes int
 	// Logger receives refused packets; nil means slog.Default().
 	Logger *slog.Logger
 	// OnPeer is called when another peer joins or leaves.
@@ -43,14 +47,15 @@ type ClientOptions struct {
 // with WebSocketMultiplayerPeer (or Godot 3's WebSocketServer) or a Host.
 type Client struct {
 	*session
-	o    ClientOptions
-	log  *slog.Logger
-	link Link
-	id   PeerID
-	ctx  context.Context
-	stop context.CancelFunc
-	done chan struct{}
-	err  error
+	o      ClientOptions
+	log    *slog.Logger
+	logLim *loglimit.Limiter
+	link   Link
+	id     PeerID
+	ctx    context.Context
+	stop   context.CancelFunc
+	done   chan struct{}
+	err    error
 
 	wmu sync.Mutex // one writer at a time on the link
 
@@ -74,7 +79,10 @@ func Join(ctx context.Context, link Link, o ClientOptions, nodes ...Node) (*Clie
 	if o.MaxPathCache <= 0 {
 		o.MaxPathCache = DefaultMaxPathCache
 	}
-	c := &Client{session: sess, o: o, log: o.Logger, link: link, peers: map[PeerID]*remote{}, done: make(chan struct{}), admittedCh: make(chan struct{})}
+	if o.MaxPathCacheBytes <= 0 {
+		o.MaxPathCacheBytes = DefaultMaxPathCacheBytes
+	}
+	c := &Client{session: sess, o: o, log: o.Logger, logLim: newLogLimiter(), link: link, peers: map[PeerID]*remote{}, done: make(chan struct{}), admittedCh: make(chan struct{})}
 	if c.log == nil {
 		c.log = slog.Default()
 	}
@@ -89,7 +97,7 @@ func Join(ctx context.Context, link Link, o ClientOptions, nodes ...Node) (*Clie
 		return nil, err
 	}
 	c.id = id
-	c.peers[HostID] = newRemote()
+	c.peers[HostID] = c.newRemote()
 	go c.serve()
 	if c.f == variant.Godot4 && o.Auth != nil {
 		if err := o.Auth(ctx, c.authOf(), nil); err != nil {
@@ -263,7 +271,7 @@ func (c *Client) peerChange(id PeerID, joined bool) {
 	c.mu.Lock()
 	if joined {
 		if _, ok := c.peers[id]; !ok && id != c.id {
-			c.peers[id] = newRemote()
+			c.peers[id] = c.newRemote()
 		}
 	} else {
 		delete(c.peers, id)
@@ -327,7 +335,15 @@ func (c *Client) refuse(e *Event, err error) {
 	if c.o.Observe != nil {
 		c.o.Observe(e)
 	}
-	c.log.Debug("multiplayer: refused packet", "from", e.From, "err", err)
+	if c.log.Enabled(c.ctx, slog.LevelDebug) {
+		if ok, n := c.logLim.Allow(refusedKey(e.From)); ok {
+			args := []any{"from", e.From, "err", loglimit.Cut(err.Error(), loglimit.DefaultMaxText)}
+			if n > 0 {
+				args = append(args, "suppressed", n)
+			}
+			c.log.Debug("multiplayer: refused packet", args...)
+		}
+	}
 }
 
 func (c *Client) process(from PeerID, e *Event) {
@@ -336,7 +352,7 @@ func (c *Client) process(from PeerID, e *Event) {
 	r := c.peers[from]
 	if r == nil {
 		// A relayed packet from a peer the client was not told about.
-		r = newRemote()
+		r = c.newRemote()
 		c.peers[from] = r
 	}
 	c.mu.Unlock()
@@ -346,7 +362,7 @@ func (c *Client) process(from PeerID, e *Event) {
 		e.Node = string(pk.Path)
 		c.mu.Lock()
 		var reply []byte
-		reply, err = c.simplify(r, pk, c.o.MaxPathCache)
+		reply, err = c.simplify(r, pk)
 		c.mu.Unlock()
 		if reply != nil {
 			c.write(from, reply, 0, Reliable)
@@ -428,4 +444,9 @@ func (c *Client) SendBytes(to PeerID, data []byte, mode TransferMode, channel in
 		return errors.New("multiplayer: empty raw packet")
 	}
 	return c.write(to, AppendRaw(nil, c.f, data), channel, mode)
+}
+
+// newRemote returns the path cache state of another peer.
+func (c *Client) newRemote() *remote {
+	return newRemote(&pathBudget{maxPaths: c.o.MaxPathCache, maxBytes: c.o.MaxPathCacheBytes})
 }

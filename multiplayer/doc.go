@@ -44,12 +44,18 @@
 //
 // # Limits
 //
-// A Host bounds what each client can cost it: the number of peers, the
-// packet size, the bytes queued for a peer that does not read, the node
-// paths a peer may register, the packets it may get refused before it is
-// dropped, and the authentication time; HostOptions gives the defaults.
-// Malformed packets are reported as *PacketError values and never stop the
-// host or disturb other peers.
+// A Host bounds what each client can cost it: the number of peers, overall
+// and per IP address, the packet size, the bytes queued for a peer that
+// does not read (each frame charged what it holds), the node paths a peer
+// may register (in count and bytes; a path longer than MaxPathLength is
+// refused), the packets it may get refused before it is dropped, and the
+// authentication time; HostOptions gives the defaults. A client refused
+// for capacity is told why (over WebSocket, close status 1008 and the
+// reason). Malformed packets are reported as *PacketError values and never
+// stop the host or disturb other peers. The host's log lines cut the text
+// clients control (HostOptions.MaxLogText) and are rate-limited by kind,
+// with a count of the lines held back. The host's memory as a whole is
+// bounded only through these per-client limits and MaxPeers.
 //
 // docs/multiplayer-protocol.md describes the protocol, with the engine
 // versions each fact was read from or checked against.

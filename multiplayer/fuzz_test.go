@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"log/slog"
 	"net"
 	"sync/atomic"
 	"testing"
@@ -79,6 +80,8 @@ func (l *memLink) RemoteAddr() net.Addr   { return &net.TCPAddr{IP: net.IPv4(127
 // FuzzHost: whatever a client sends, the host neither panics nor hangs.
 // The input is cut into packets by a length byte before each; for Godot 3
 // each packet's first byte also picks the header's target.
+var fuzzLog = slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelDebug}))
+
 func FuzzHost(f *testing.F) {
 	for _, g := range loadCaptures(f) {
 		if len(g.data) < 256 {
@@ -96,7 +99,10 @@ func FuzzHost(f *testing.F) {
 			frames = append(frames, Frame{Data: in[1 : 1+n], To: PeerID(int8(in[0]))})
 			in = in[1+n:]
 		}
-		h, err := NewHost(HostOptions{Godot: family, Logger: quiet, MaxErrors: -1, MaxPathCache: 8},
+		// Small path budgets, Observe (which records relayed paths) and
+		// debug logging (cut and rate-limited) take every branch.
+		h, err := NewHost(HostOptions{Godot: family, Logger: fuzzLog, MaxErrors: -1, MaxPathCache: 8, MaxPathCacheBytes: 2048,
+			MaxLogText: 16, Observe: func(*Event) {}},
 			lobbyNode(func(ctx context.Context, from PeerID, name string, i8 int8, i16 int16, i32 int32, i64 int64,
 				f float64, b bool, v2 variant.Vector2, v3 variant.Vector3, arr []any, dict map[any]any, pba []byte,
 				nilv any, color variant.Color, sn string, psa []string) {

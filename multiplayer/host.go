@@ -9,20 +9,25 @@ import (
 	"math/rand/v2"
 	"net"
 	"sort"
+	"strconv"
 	"sync"
 	"time"
 
+	"github.com/gdvar/gdvar/internal/loglimit"
 	"github.com/gdvar/gdvar/variant"
 )
 
 // Default limits of a Host.
 const (
-	DefaultAuthTimeout    = 3 * time.Second // the engine's auth_timeout
-	DefaultMaxPeers       = 1024
-	DefaultMaxPathCache   = 4096
-	DefaultMaxQueuedBytes = 4 << 20
-	DefaultMaxErrors      = 64
-	DefaultMaxPeersPerIP  = 64
+	DefaultAuthTimeout  = 3 * time.Second // the engine's auth_timeout
+	DefaultMaxPeers     = 1024
+	DefaultMaxPathCache = 4096
+	// DefaultMaxPathCacheBytes bounds the memory of one peer's path cache:
+	// 1 MiB holds 4096 paths of 200 bytes.
+	DefaultMaxPathCacheBytes = 1 << 20
+	DefaultMaxQueuedBytes    = 4 << 20
+	DefaultMaxErrors         = 64
+	DefaultMaxPeersPerIP     = 64
 )
 
 // AuthFunc authenticates a joining peer, in place of SceneMultiplayer's
@@ -107,6 +112,16 @@ type HostOptions struct {
 	// host's cache of its paths (SIMPLIFY_PATH); 0 means
 	// DefaultMaxPathCache. A peer that registers more is dropped.
 	MaxPathCache int
+	// MaxPathCacheBytes bounds the memory the host holds for the paths a
+	// peer registers, each charged at what it costs (its bytes and the
+	// cache entry, about 100 bytes more); 0 means
+	// DefaultMaxPathCacheBytes. A peer that registers more is dropped. A
+	// single path longer than MaxPathLength is refused as a bad packet.
+	// With Observe set, the paths a peer announces to other peers through
+	// the relay are recorded too, for Observe's names, within a budget of
+	// the same size of their own: past it they are not recorded, and the
+	// peer is not dropped.
+	MaxPathCacheBytes int
 	// MaxQueuedBytes bounds what the host holds for one peer waiting to be
 	// sent; 0 means DefaultMaxQueuedBytes. A peer that does not read fast
 	// enough to stay within it is dropped.
@@ -123,8 +138,17 @@ type HostOptions struct {
 	// AllowObjects accepts full Objects in arguments
 	// (allow_object_decoding). Objects are only data here.
 	AllowObjects bool
-	// Logger receives the errors of peers; nil means slog.Default().
+	// Logger receives the errors of peers; nil means slog.Default(). Its
+	// lines are kept small whatever peers send: text a peer controls
+	// (paths, method names, errors quoting them) is cut to MaxLogText
+	// bytes, and lines of one kind (refused clients, dropped peers, one
+	// peer's refused packets) are rate-limited, 10 at once and then one a
+	// second, the next line that passes saying how many were held back
+	// ("suppressed").
 	Logger *slog.Logger
+	// MaxLogText is the most bytes of peer-controlled text in a log line;
+	// 0 means 300, negative means no limit.
+	MaxLogText int
 	// OnConnect is called, on a goroutine of its own, when a peer is
 	// admitted; OnDisconnect, on the peer's goroutine, when an admitted
 	// peer leaves (err says why, nil for a clean close).
@@ -167,6 +191,7 @@ type Host struct {
 	*session
 	o      HostOptions
 	log    *slog.Logger
+	logLim *loglimit.Limiter
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -192,9 +217,10 @@ type hostPeer struct {
 	authLocal  bool
 	authRemote bool
 	*remote
-	relayed map[PeerID]*remote // paths announced to other peers through the relay, for Observe
-	errs    int
-	dropErr error
+	relayed      map[PeerID]*remote // paths announced to other peers through the relay, for Observe
+	relayedPaths *pathBudget        // what relayed may hold, apart from the peer's own cache
+	errs         int
+	dropErr      error
 }
 
 // NewHost returns a host that knows the given nodes and their RPCs.
@@ -217,6 +243,9 @@ func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 	if o.MaxPathCache <= 0 {
 		o.MaxPathCache = DefaultMaxPathCache
 	}
+	if o.MaxPathCacheBytes <= 0 {
+		o.MaxPathCacheBytes = DefaultMaxPathCacheBytes
+	}
 	if o.MaxQueuedBytes <= 0 {
 		o.MaxQueuedBytes = DefaultMaxQueuedBytes
 	}
@@ -227,7 +256,10 @@ func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{session: sess, o: o, log: o.Logger, peers: map[PeerID]*hostPeer{}}
+	if o.MaxLogText == 0 {
+		o.MaxLogText = loglimit.DefaultMaxText
+	}
+	h := &Host{session: sess, o: o, log: o.Logger, logLim: newLogLimiter(), peers: map[PeerID]*hostPeer{}}
 	if h.log == nil {
 		h.log = slog.Default()
 	}
@@ -262,7 +294,11 @@ func (h *Host) Serve(ctx context.Context, l Listener) error {
 func (h *Host) ServeLink(link Link) error {
 	p, err := h.join(link)
 	if err != nil {
-		link.Close()
+		if r, ok := link.(refuser); ok {
+			r.refuse(refusalReason(err))
+		} else {
+			link.Close()
+		}
 		return err
 	}
 	done := make(chan struct{})
@@ -280,6 +316,28 @@ func (h *Host) ServeLink(link Link) error {
 	return err
 }
 
+// refuser is a Link that can tell a client it refuses why, as the
+// transport's close allows; other Links are closed.
+type refuser interface {
+	refuse(reason string)
+}
+
+// errTooManyFrom refines ErrBudget for a client refused for its address.
+var errTooManyFrom = fmt.Errorf("%w: too many peers from this address", ErrBudget)
+
+// refusalReason is what a refused client is told.
+func refusalReason(err error) string {
+	switch {
+	case errors.Is(err, errTooManyFrom):
+		return "too many peers from your address"
+	case errors.Is(err, ErrBudget):
+		return "server full"
+	case errors.Is(err, ErrClosed):
+		return "server closing"
+	}
+	return "refused"
+}
+
 func (h *Host) join(link Link) (*hostPeer, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -287,7 +345,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		return nil, ErrClosed
 	}
 	if len(h.peers) >= h.o.MaxPeers {
-		h.log.Warn("multiplayer: refusing a client: too many peers", "addr", addrOf(link), "max", h.o.MaxPeers)
+		h.logLine(slog.LevelWarn, "refuse full", "multiplayer: refusing a client: too many peers", "addr", addrOf(link), "max", h.o.MaxPeers)
 		return nil, fmt.Errorf("%w: %d peers already", ErrBudget, len(h.peers))
 	}
 	ip := ipOf(link)
@@ -299,8 +357,8 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 			}
 		}
 		if n >= h.o.MaxPeersPerIP {
-			h.log.Warn("multiplayer: refusing a client: too many from its address", "addr", addrOf(link), "max", h.o.MaxPeersPerIP)
-			return nil, fmt.Errorf("%w: %d peers from %s already", ErrBudget, n, ip)
+			h.logLine(slog.LevelWarn, "refuse ip", "multiplayer: refusing a client: too many from its address", "addr", addrOf(link), "max", h.o.MaxPeersPerIP)
+			return nil, fmt.Errorf("%w: %d from %s already", errTooManyFrom, n, ip)
 		}
 	}
 	id := h.newIDLocked()
@@ -309,11 +367,11 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		// below 2 or taken.
 		id = cl.ClientID()
 		if _, taken := h.peers[id]; taken || id < 2 {
-			h.log.Warn("multiplayer: refusing a client: its id is taken or reserved", "addr", addrOf(link), "peer", id)
+			h.logLine(slog.LevelWarn, "refuse id", "multiplayer: refusing a client: its id is taken or reserved", "addr", addrOf(link), "peer", id)
 			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
 		}
 	}
-	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
+	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote(h.pathBudget())}
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
@@ -344,6 +402,42 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 	}
 	h.admitLocked(p)
 	return p, nil
+}
+
+// newLogLimiter returns the rate limit of log lines of one kind: 10 at
+// once, then one a second.
+func newLogLimiter() *loglimit.Limiter { return loglimit.New(10, time.Second) }
+
+func refusedKey(id PeerID) string { return "refused " + strconv.Itoa(int(id)) }
+
+// logLine logs msg at level unless lines of its kind (key) are being held
+// back; the first line that passes after some were adds their count.
+// Text a peer controls in args must have been cut (cut).
+func (h *Host) logLine(level slog.Level, key, msg string, args ...any) {
+	if !h.log.Enabled(h.ctx, level) {
+		return
+	}
+	ok, n := h.logLim.Allow(key)
+	if !ok {
+		return
+	}
+	if n > 0 {
+		args = append(args, "suppressed", n)
+	}
+	h.log.Log(h.ctx, level, msg, args...)
+}
+
+// cut returns err's text cut to MaxLogText bytes, for a log line.
+func (h *Host) cut(err error) string {
+	if err == nil {
+		return ""
+	}
+	return loglimit.Cut(err.Error(), h.o.MaxLogText)
+}
+
+// pathBudget returns a new peer's path cache budget.
+func (h *Host) pathBudget() *pathBudget {
+	return &pathBudget{maxPaths: h.o.MaxPathCache, maxBytes: h.o.MaxPathCacheBytes}
 }
 
 // ipOf returns the IP address of the link's other side, "" when unknown.
@@ -427,6 +521,9 @@ func (h *Host) leave(p *hostPeer, err error) {
 	}
 	admitted := p.admitted
 	h.mu.Unlock()
+	if n := h.logLim.Flush(refusedKey(p.id)); n > 0 {
+		h.log.Debug("multiplayer: refused packets not logged", "peer", p.id, "suppressed", n)
+	}
 	p.q.close()
 	if err == io.EOF {
 		err = nil
@@ -443,7 +540,7 @@ func (h *Host) drop(p *hostPeer, err error) {
 		p.dropErr = err
 	}
 	h.mu.Unlock()
-	h.log.Warn("multiplayer: dropping peer", "peer", p.id, "err", err)
+	h.logLine(slog.LevelWarn, "drop", "multiplayer: dropping peer", "peer", p.id, "err", h.cut(err))
 	p.q.close()
 	p.link.Close()
 }
@@ -523,7 +620,7 @@ func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 // games call RPCs on nodes a Go host need not know, and the engine only
 // logs them.
 func (h *Host) refuse(p *hostPeer, err error) bool {
-	h.log.Debug("multiplayer: refused packet", "peer", p.id, "err", err)
+	h.logLine(slog.LevelDebug, refusedKey(p.id), "multiplayer: refused packet", "peer", p.id, "err", h.cut(err))
 	if _, isCall := errors.AsType[*CallError](err); isCall {
 		return false
 	}
@@ -728,17 +825,18 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 	h.mu.Lock()
 	if p.relayed == nil {
 		p.relayed = map[PeerID]*remote{}
+		p.relayedPaths = h.pathBudget()
 	}
 	r := p.relayed[target]
 	if r == nil && len(p.relayed) < h.o.MaxPeers {
-		r = newRemote()
+		r = newRemote(p.relayedPaths)
 		p.relayed[target] = r
 	}
 	if r != nil {
 		switch pk.Command {
 		case CmdSimplifyPath:
 			e.Node = string(pk.Path)
-			h.simplify(r, pk, h.o.MaxPathCache)
+			h.simplify(r, pk) // past the budget, the path is not recorded
 		case CmdRemoteCall, CmdRemoteSet:
 			h.resolve(r, e)
 		}
@@ -770,7 +868,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 	case CmdSimplifyPath:
 		e.Node = string(pk.Path)
 		h.mu.Lock()
-		reply, err := h.simplify(p.remote, pk, h.o.MaxPathCache)
+		reply, err := h.simplify(p.remote, pk)
 		if reply != nil {
 			h.sendLocked(p, reply, 0, Reliable)
 		}

@@ -237,6 +237,14 @@ func parseCall3(p *Packet, b []byte) error {
 	return nil
 }
 
+// simplifyPathOffset is where the path starts in a SIMPLIFY_PATH packet.
+func (d *dialect) simplifyPathOffset() int {
+	if d.byName {
+		return 5 // [cmd, u32 id, path, NUL]
+	}
+	return 1 + md5HexLen + 1 + 4 // [cmd, 32 hex digits, NUL, u32 id, path, NUL]
+}
+
 func (d *dialect) parseSimplify(p *Packet, b []byte) error {
 	if d.byName {
 		// [cmd, u32 id, path, NUL]
@@ -252,7 +260,7 @@ func (d *dialect) parseSimplify(p *Packet, b []byte) error {
 	}
 	// [cmd, 32 hex digits, NUL, u32 id, path, NUL]; the engine requires 38
 	// bytes at least.
-	const min = 1 + md5HexLen + 1 + 4
+	min := d.simplifyPathOffset()
 	if len(b) < min {
 		return perr(len(b), p.Command, ErrTruncated, "SIMPLIFY_PATH needs 38 bytes at least")
 	}

@@ -259,7 +259,7 @@ func TestDispatchRawArgument(t *testing.T) {
 			t.Fatal(err)
 		}
 		nd := s.nodes["P"]
-		r := newRemote()
+		r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
 		r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
 		enc := defaultEnc4
 		if f == variant.Godot3 {

@@ -24,12 +24,48 @@ type session struct {
 // remote is the path cache state shared with one other peer: the paths it
 // registered (SIMPLIFY_PATH to us) and the paths we announced to it.
 type remote struct {
-	recv map[uint32]recvEntry
-	sent map[*node]bool // announced: confirmed?
+	recv   map[uint32]recvEntry
+	sent   map[*node]bool // announced: confirmed?
+	budget *pathBudget    // what recv may hold; shared by the caches of one peer
 }
 
-func newRemote() *remote {
-	return &remote{recv: map[uint32]recvEntry{}, sent: map[*node]bool{}}
+func newRemote(b *pathBudget) *remote {
+	return &remote{recv: map[uint32]recvEntry{}, sent: map[*node]bool{}, budget: b}
+}
+
+// MaxPathLength is the longest node path a peer may register in a host's
+// or client's path cache (SIMPLIFY_PATH); a longer one is refused as a bad
+// packet. The engines set no limit of their own below the packet size,
+// but a game's paths are tens of bytes: 4096 is a path of a hundred
+// levels of 40-character names.
+const MaxPathLength = 4096
+
+// pathEntryOverhead is what one cache entry costs besides its path's
+// bytes: its slot in the map (the key and a recvEntry, 32 bytes), with the
+// map's control bytes and the room it keeps free to grow, and the
+// string's header.
+const pathEntryOverhead = 96
+
+// pathCost is what registering a path of n bytes costs: the entry, and
+// the string's allocation, which the allocator rounds up by at most an
+// eighth (its size classes) and 16 bytes.
+func pathCost(n int) int { return pathEntryOverhead + n + n/8 + 16 }
+
+// pathBudget bounds the path caches of one peer, in entries and in bytes.
+type pathBudget struct {
+	maxPaths, maxBytes int
+	paths, bytes       int
+}
+
+// charge reserves the cost of a path of n bytes; false when over budget.
+func (b *pathBudget) charge(n int) bool {
+	c := pathCost(n)
+	if b.paths+1 > b.maxPaths || b.bytes+c > b.maxBytes {
+		return false
+	}
+	b.paths++
+	b.bytes += c
+	return true
 }
 
 func newSession(f variant.Family, allowObjects bool, nodes []Node) (*session, error) {
@@ -118,13 +154,20 @@ func (s *session) callPackets(r *remote, nd *node, c Call) [][]byte {
 }
 
 // simplify registers a path a peer announced and returns the CONFIRM_PATH
-// to answer with, or nil when the engine would not answer.
-func (s *session) simplify(r *remote, pk *Packet, maxPaths int) ([]byte, error) {
+// to answer with, or nil when the engine would not answer. A path longer
+// than MaxPathLength is refused (ErrTooLarge); one that would take the
+// peer's caches over their budget, in entries or bytes, fails with
+// ErrBudget.
+func (s *session) simplify(r *remote, pk *Packet) ([]byte, error) {
 	if _, dup := r.recv[pk.NodeID]; dup {
 		return nil, fmt.Errorf("%w: cache id %d registered twice", ErrInvalidPacket, pk.NodeID)
 	}
-	if len(r.recv) >= maxPaths {
-		return nil, fmt.Errorf("%w: more than %d cached paths", ErrBudget, maxPaths)
+	if len(pk.Path) > MaxPathLength {
+		return nil, perr(s.d.simplifyPathOffset(), CmdSimplifyPath, ErrTooLarge,
+			fmt.Sprintf("node path of %d bytes, more than %d", len(pk.Path), MaxPathLength))
+	}
+	if !r.budget.charge(len(pk.Path)) {
+		return nil, fmt.Errorf("%w: more than %d cached paths or %d bytes of them", ErrBudget, r.budget.maxPaths, r.budget.maxBytes)
 	}
 	path := string(pk.Path)
 	nd := s.nodes[path]

@@ -82,6 +82,10 @@ func NewWebSocketLink(c *peer.Conn, o WebSocketOptions) Link { return newWSLink(
 func (l *wsLink) RemoteAddr() net.Addr { return l.c.RemoteAddr() }
 func (l *wsLink) Close() error         { return l.c.Close() }
 
+// refuse closes the link with the reason a host refuses the client (a
+// close frame with status 1008).
+func (l *wsLink) refuse(reason string) { l.c.Refuse(reason) }
+
 // SetReadDeadline bounds the next reads.
 func (l *wsLink) SetReadDeadline(t time.Time) error { return l.c.SetReadDeadline(t) }
 

@@ -245,6 +245,19 @@ func (c *Conn) Close() error {
 	return c.closeErr
 }
 
+// Refuse closes a connection the server will not serve, telling the peer
+// why: over WebSocket the close frame has status 1008 (policy violation)
+// and reason (cut to the 123 bytes a close frame holds), which a Godot
+// client reports as a failed connection (Godot's native WebSocket library
+// does not accept 1013, try again later); over TCP and UDP it is Close.
+// Call it before any other Close.
+func (c *Conn) Refuse(reason string) error {
+	if r, ok := c.tr.(interface{ refuse(string) }); ok {
+		r.refuse(reason)
+	}
+	return c.Close()
+}
+
 // linger waits, at most d, until the peer has closed its side.
 func (c *Conn) linger(d time.Duration) {
 	if c.rmu.TryLock() {

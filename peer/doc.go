@@ -64,7 +64,8 @@
 // value turns a limit off):
 //
 //	limit          default        what happens
-//	MaxConns       1024           more connections are closed as soon as they are accepted
+//	MaxConns       1024           more connections are refused as soon as they are accepted
+//	MaxConnsPerIP  64             more from one IP address too, checked before MaxConns
 //	IdleTimeout    5 minutes      a read that gets no byte for so long closes the connection (ErrIdleTimeout)
 //	FrameTimeout   1 minute       a frame not whole so long after its first byte closes it (ErrFrameTimeout)
 //	WriteTimeout   1 minute       a write the peer does not take in so long closes it (ErrWriteTimeout)
@@ -73,8 +74,9 @@
 // Frame buffers grow with the bytes that arrive, never with the length a
 // prefix claims, and are reserved from the budget before they are
 // allocated. A connection that meets a limit is closed at once, with a
-// WebSocket close frame that says why (1008 for a timeout, 1013 when the
-// budget is spent), and its read returns the error. Dialled connections
+// WebSocket close frame that says why (status 1008 and the reason: a
+// timeout, or "server busy" when the budget is spent), and its read
+// returns the error. Dialled connections
 // have no idle, frame or write timeout unless Options sets one.
 //
 // # Concurrency

@@ -172,40 +172,97 @@ func (r *timedReader) Read(p []byte) (int, error) {
 }
 
 // serverLimits are what the connections of one Listener or Upgrader
-// share: a count of open connections and a memory budget.
+// share: a count of open connections, overall and per IP address, and a
+// memory budget.
 type serverLimits struct {
 	maxConns int // 0: no limit
+	maxPerIP int // 0: no limit
 	open     atomic.Int64
 	refused  atomic.Int64
 	budget   *frame.Budget // nil: none
+
+	mu    sync.Mutex
+	perIP map[string]int
 }
 
 func newServerLimits(cfg *config) *serverLimits {
-	l := &serverLimits{maxConns: cfg.maxConns}
+	l := &serverLimits{maxConns: cfg.maxConns, maxPerIP: cfg.maxPerIP, perIP: map[string]int{}}
 	if cfg.budget > 0 {
 		l.budget = frame.NewBudget(cfg.budget)
 	}
 	return l
 }
 
-// take counts a new connection, or reports false when the limit is
-// reached.
-func (l *serverLimits) take() bool {
+// Why a connection is refused for capacity.
+var (
+	errTooManyConns = errors.New("peer: too many connections")
+	errTooManyFrom  = errors.New("peer: too many connections from this address")
+)
+
+// take counts a new connection from ip ("" when unknown), or says why it
+// is refused. The address's allowance is checked first, so that one
+// address cannot spend the shared capacity: a connection it is refused
+// takes no place from the others.
+func (l *serverLimits) take(ip string) error {
+	if l.maxPerIP > 0 && ip != "" {
+		l.mu.Lock()
+		if l.perIP[ip] >= l.maxPerIP {
+			l.mu.Unlock()
+			l.refused.Add(1)
+			return errTooManyFrom
+		}
+		l.perIP[ip]++
+		l.mu.Unlock()
+	}
 	if n := l.open.Add(1); l.maxConns > 0 && n > int64(l.maxConns) {
 		l.open.Add(-1)
+		l.giveIP(ip)
 		l.refused.Add(1)
-		return false
+		return errTooManyConns
 	}
-	return true
+	return nil
 }
 
-func (l *serverLimits) give() { l.open.Add(-1) }
+// give returns the place a connection from ip took.
+func (l *serverLimits) give(ip string) {
+	l.open.Add(-1)
+	l.giveIP(ip)
+}
 
-// limitListener closes the connections beyond the limit as it accepts
-// them; the others give their place back when closed.
+func (l *serverLimits) giveIP(ip string) {
+	if l.maxPerIP <= 0 || ip == "" {
+		return
+	}
+	l.mu.Lock()
+	if l.perIP[ip]--; l.perIP[ip] <= 0 {
+		delete(l.perIP, ip)
+	}
+	l.mu.Unlock()
+}
+
+// ipOf returns the IP address of addr ("" when it has none).
+func ipOf(addr net.Addr) string {
+	switch a := addr.(type) {
+	case *net.TCPAddr:
+		return a.IP.String()
+	case nil:
+		return ""
+	}
+	host, _, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return ""
+	}
+	return host
+}
+
+// limitListener refuses the connections beyond the limits as it accepts
+// them, before reading anything; the others give their place back when
+// closed. A refused connection is passed to tell when set (which answers
+// it and closes it), and reset otherwise.
 type limitListener struct {
 	net.Listener
-	lim *serverLimits
+	lim  *serverLimits
+	tell func(nc net.Conn, why error)
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
@@ -214,27 +271,38 @@ func (l *limitListener) Accept() (net.Conn, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !l.lim.take() {
-			if tc, ok := nc.(*net.TCPConn); ok {
-				tc.SetLinger(0) // a reset: nothing to send, no TIME_WAIT
+		ip := ipOf(nc.RemoteAddr())
+		if why := l.lim.take(ip); why != nil {
+			if l.tell != nil {
+				l.tell(nc, why)
+			} else {
+				reset(nc)
 			}
-			nc.Close()
 			continue
 		}
-		return &countedConn{Conn: nc, lim: l.lim}, nil
+		return &countedConn{Conn: nc, lim: l.lim, ip: ip}, nil
 	}
+}
+
+// reset closes nc at once: nothing more to send, no TIME_WAIT.
+func reset(nc net.Conn) {
+	if tc, ok := nc.(*net.TCPConn); ok {
+		tc.SetLinger(0)
+	}
+	nc.Close()
 }
 
 // countedConn gives its place back to the limits once, when closed.
 type countedConn struct {
 	net.Conn
 	lim  *serverLimits
+	ip   string
 	once sync.Once
 }
 
 func (c *countedConn) Close() error {
 	err := c.Conn.Close()
-	c.once.Do(c.lim.give)
+	c.once.Do(func() { c.lim.give(c.ip) })
 	return err
 }
 

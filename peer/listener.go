@@ -43,7 +43,10 @@ func (l *Listener) Addr() net.Addr { return l.addr }
 func (l *Listener) Conns() int { return int(l.lim.open.Load()) }
 
 // Refused returns the number of connections closed as soon as they were
-// accepted because Options.MaxConns were open.
+// accepted because Options.MaxConns were open, or Options.MaxConnsPerIP
+// from their address. A WebSocket listener answers them with an HTTP 503
+// that says which (at most 64 at once, 4 per address; under a flood of
+// more, the rest are reset); a TCP listener resets them.
 func (l *Listener) Refused() int64 { return l.lim.refused.Load() }
 
 // BufferedBytes returns the memory the connections' frame buffers hold

@@ -32,6 +32,9 @@ const (
 	// DefaultMaxConns: a Listener or Upgrader holds at most 1024
 	// connections at once.
 	DefaultMaxConns = 1024
+	// DefaultMaxConnsPerIP: a Listener or Upgrader holds at most 64
+	// connections at once from one IP address.
+	DefaultMaxConnsPerIP = 64
 	// DefaultBufferBudget: the frames being received on the connections of
 	// one Listener or Upgrader hold at most 64 MiB between them (or
 	// MaxSize, if that is larger).
@@ -96,9 +99,22 @@ type Options struct {
 	// MaxConns is the most connections a Listener or an Upgrader holds
 	// open at once, counted from the TCP accept to Close (so a WebSocket
 	// handshake in progress counts). Connections beyond it are closed as
-	// soon as they are accepted, before anything is read. 0 means
-	// DefaultMaxConns; a negative value means no limit.
+	// soon as they are accepted, before anything is read: a WebSocket
+	// listener first answers them with an HTTP 503 that says why (at most
+	// 64 at once, 4 per address; beyond that they are reset, as a TCP
+	// listener resets them). 0 means DefaultMaxConns; a negative value
+	// means no limit.
 	MaxConns int
+	// MaxConnsPerIP is the most connections a Listener or an Upgrader
+	// holds open at once from one IP address, counted as MaxConns is (a
+	// handshake in progress counts against its address). It is checked
+	// before MaxConns, so that connections one address is refused take no
+	// place from the others. 0 means DefaultMaxConnsPerIP; a negative value
+	// means no limit. Behind a reverse proxy every client has the proxy's
+	// address: turn it off there (the proxy limits clients itself). An
+	// Upgrader, often behind one, applies it only when it is set (0 means
+	// none there); UpgradeWebSocket never does.
+	MaxConnsPerIP int
 	// BufferBudget is the most memory, in bytes, the frames being
 	// received may hold together on the connections of one Listener or
 	// Upgrader (for UpgradeWebSocket: of the one connection). Each
@@ -147,6 +163,7 @@ type config struct {
 	maxSize      int
 	closeTimeout time.Duration
 	maxConns     int   // 0: no limit
+	maxPerIP     int   // 0: no limit
 	budget       int64 // 0: none
 }
 
@@ -176,6 +193,12 @@ func (o Options) config() (*config, error) {
 		c.maxConns = DefaultMaxConns
 	case o.MaxConns > 0:
 		c.maxConns = o.MaxConns
+	}
+	switch {
+	case o.MaxConnsPerIP == 0:
+		c.maxPerIP = DefaultMaxConnsPerIP
+	case o.MaxConnsPerIP > 0:
+		c.maxPerIP = o.MaxConnsPerIP
 	}
 	switch {
 	case o.BufferBudget == 0:

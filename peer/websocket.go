@@ -11,6 +11,7 @@ import (
 	"net/url"
 	"path"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -59,13 +60,14 @@ func UpgradeWebSocket(w http.ResponseWriter, r *http.Request, o Options) (*Conn,
 		http.Error(w, "server misconfigured", http.StatusInternalServerError)
 		return nil, err
 	}
-	u.lim.maxConns = 0
+	u.lim.maxConns, u.lim.maxPerIP = 0, 0
 	return u.Upgrade(w, r)
 }
 
 // An Upgrader turns requests of an existing net/http server into
 // WebSocket connections, as UpgradeWebSocket does, with the server limits
-// of its Options (MaxConns, BufferBudget, IdleTimeout, FrameTimeout)
+// of its Options (MaxConns, MaxConnsPerIP, BufferBudget, IdleTimeout,
+// FrameTimeout)
 // shared by all the connections it upgrades. It is safe for concurrent
 // use.
 type Upgrader struct {
@@ -79,31 +81,46 @@ func NewUpgrader(o Options) (*Upgrader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Upgrader{cfg: cfg, lim: newServerLimits(cfg)}, nil
+	lim := newServerLimits(cfg)
+	if o.MaxConnsPerIP == 0 {
+		lim.maxPerIP = 0 // set explicitly only: an Upgrader is often behind a proxy
+	}
+	return &Upgrader{cfg: cfg, lim: lim}, nil
 }
 
 // Upgrade answers a WebSocket opening handshake and returns the
 // connection. On failure it has already replied with an HTTP error: 503
-// (Service Unavailable) when MaxConns connections are open. The Conn
-// counts against MaxConns until it is closed.
+// (Service Unavailable) when MaxConns connections are open, or
+// MaxConnsPerIP from the request's address (its RemoteAddr). The Conn
+// counts against both until it is closed.
 func (u *Upgrader) Upgrade(w http.ResponseWriter, r *http.Request) (*Conn, error) {
-	if !u.lim.take() {
-		http.Error(w, "too many connections", http.StatusServiceUnavailable)
-		return nil, errTooManyConns
+	ip := ""
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		ip = host
+	}
+	if why := u.lim.take(ip); why != nil {
+		http.Error(w, refusal(why), http.StatusServiceUnavailable)
+		return nil, why
 	}
 	c, err := upgrade(w, r, u.cfg, u.lim.budget)
 	if err != nil {
-		u.lim.give()
+		u.lim.give(ip)
 		return nil, err
 	}
-	c.onClose = u.lim.give
+	c.onClose = func() { u.lim.give(ip) }
 	return c, nil
+}
+
+// refusal is the text of a 503 answer to a connection refused for why.
+func refusal(why error) string {
+	if why == errTooManyFrom {
+		return "too many connections from your address"
+	}
+	return "too many connections"
 }
 
 // Conns returns the number of connections upgraded and not yet closed.
 func (u *Upgrader) Conns() int { return int(u.lim.open.Load()) }
-
-var errTooManyConns = errors.New("peer: too many connections")
 
 func upgrade(w http.ResponseWriter, r *http.Request, cfg *config, budget *frame.Budget) (*Conn, error) {
 	u := websocket.Upgrader{
@@ -151,8 +168,9 @@ func checkOrigin(patterns []string) func(r *http.Request) bool {
 // ListenWebSocket listens on addr ("host:port"; port 0 picks a free one)
 // with an HTTP server that accepts WebSocket connections on any path. ctx
 // bounds setting up the listener only; Close stops the server. The server
-// limits of o apply (MaxConns, BufferBudget, IdleTimeout, FrameTimeout;
-// see Options); connections beyond MaxConns are closed before their
+// limits of o apply (MaxConns, MaxConnsPerIP, BufferBudget, IdleTimeout,
+// FrameTimeout; see Options); connections beyond MaxConns or
+// MaxConnsPerIP are answered with an HTTP 503 and closed before their
 // handshake is read.
 func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, error) {
 	cfg, err := o.config()
@@ -183,7 +201,7 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 		l.offer(c)
 	})
 	go func() {
-		err := srv.Serve(&limitListener{Listener: ln, lim: lim})
+		err := srv.Serve(&limitListener{Listener: ln, lim: lim, tell: newRefuser().tell})
 		select {
 		case <-l.done:
 		default:
@@ -192,6 +210,58 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 		}
 	}()
 	return l, nil
+}
+
+// A refuser answers the connections a WebSocket listener refuses for
+// capacity with an HTTP 503 before their handshake is read, so that the
+// client is told why rather than reset. It answers at most refuserSlots
+// at once, refuserPerIP of them from one address, each within
+// refuserTime; beyond that (a flood) connections are reset.
+type refuser struct {
+	mu    sync.Mutex
+	busy  int
+	perIP map[string]int
+}
+
+const (
+	refuserSlots = 64
+	refuserPerIP = 4
+	refuserTime  = time.Second
+)
+
+func newRefuser() *refuser { return &refuser{perIP: map[string]int{}} }
+
+func (r *refuser) tell(nc net.Conn, why error) {
+	ip := ipOf(nc.RemoteAddr())
+	r.mu.Lock()
+	if r.busy >= refuserSlots || r.perIP[ip] >= refuserPerIP {
+		r.mu.Unlock()
+		reset(nc)
+		return
+	}
+	r.busy++
+	r.perIP[ip]++
+	r.mu.Unlock()
+	go func() {
+		defer func() {
+			r.mu.Lock()
+			r.busy--
+			if r.perIP[ip]--; r.perIP[ip] <= 0 {
+				delete(r.perIP, ip)
+			}
+			r.mu.Unlock()
+		}()
+		nc.SetDeadline(time.Now().Add(refuserTime))
+		body := refusal(why)
+		fmt.Fprintf(nc, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s", len(body), body)
+		if cw, ok := nc.(interface{ CloseWrite() error }); ok {
+			cw.CloseWrite()
+		}
+		// Take what the client sent until it closes, so that closing does
+		// not reset the connection before the answer is read.
+		io.Copy(io.Discard, io.LimitReader(nc, 64<<10))
+		nc.Close()
+	}()
 }
 
 func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server bool) *Conn {
@@ -229,6 +299,18 @@ type wsTransport struct {
 	roff    int64
 	rerr    error // sticky: the library's read errors are permanent
 	woff    int64
+	refusal string // set by Conn.Refuse: the reason of the close frame
+}
+
+// refuse makes the close frame say that the server refuses the peer.
+func (t *wsTransport) refuse(reason string) {
+	if len(reason) > 123 { // a close frame's reason is at most 123 bytes
+		reason = reason[:123]
+	}
+	if reason == "" {
+		reason = "refused"
+	}
+	t.refusal = reason
 }
 
 // wsKeep is the largest buffer kept between messages (with a budget: the
@@ -379,20 +461,26 @@ func (t *wsTransport) writePayload(p []byte) error {
 }
 
 func (t *wsTransport) shutdown() error {
-	msg := websocket.FormatCloseMessage(websocket.CloseNormalClosure, "")
+	code, reason := websocket.CloseNormalClosure, ""
+	if t.refusal != "" {
+		code, reason = websocket.ClosePolicyViolation, t.refusal
+	}
+	msg := websocket.FormatCloseMessage(code, reason)
 	return t.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 }
 
 // abort sends the close frame that tells why: 1007 for text that is not
-// UTF-8, 1008 (policy violation) for a timeout, 1013 (try again later)
-// when the server is short of memory.
+// UTF-8, 1008 (policy violation) with the reason for the others. Not 1013
+// (try again later) for a spent budget: Godot's native WebSocket library
+// (wslay) takes it for a protocol error and its client never reports the
+// close (Godot 3.2.3 stays connected).
 func (t *wsTransport) abort(err error) {
 	code, reason := websocket.ClosePolicyViolation, "timeout"
 	switch {
 	case errors.Is(err, ErrInvalidUTF8):
 		code, reason = websocket.CloseInvalidFramePayloadData, "invalid UTF-8 in text message"
 	case errors.Is(err, frame.ErrBudget):
-		code, reason = websocket.CloseTryAgainLater, "server busy"
+		reason = "server busy"
 	case errors.Is(err, ErrFrameTimeout):
 		reason = "message not complete in time"
 	case errors.Is(err, ErrIdleTimeout):

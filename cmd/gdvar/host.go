@@ -18,6 +18,7 @@ import (
 	"github.com/gdvar/gdvar/enet"
 	"github.com/gdvar/gdvar/enet/godotcompress"
 	"github.com/gdvar/gdvar/gdtext"
+	"github.com/gdvar/gdvar/internal/loglimit"
 	"github.com/gdvar/gdvar/multiplayer"
 	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
@@ -43,6 +44,10 @@ the host itself are checked against the declared modes and then dropped
 (nothing runs them). Connections, disconnections and refused packets are
 reported on standard error. Ctrl-C (SIGINT) or SIGTERM stops.
 
+What clients send cannot make the output grow much faster than their
+traffic: the text they control is cut (--max-text), and repeated or
+refused packets are printed at a bounded rate (--log-rate).
+
 Flags:
   --ws ADDR          listen for WebSocket clients (default 127.0.0.1:9082
                      unless only --enet is given; PORT or :PORT mean
@@ -58,10 +63,17 @@ Flags:
                      (all of them: their sorted order gives the ids); may repeat
   --allow-objects    accept full Objects in arguments (allow_object_decoding)
   --max-peers N      most clients at once (default 1024)
+  --max-per-ip N     most clients at once from one IP address, WebSocket
+                     handshakes in progress included (default 64)
   --max-packet N     largest packet in bytes (default 65536)
   --idle D           drop a client silent for this long (default 0: never)
-  --max-text N       cut printed arguments after N characters (default 300;
-                     0: never)
+  --max-text N       cut every piece of text a client controls (arguments,
+                     node paths, method names, errors quoting them) after
+                     N bytes in what is printed (default 300; 0: never)
+  --log-rate N       print at most N lines a second of one kind of packet
+                     from one client, after a burst of 5N (refused packets
+                     are one kind per client); the next line printed says
+                     how many were not (default 10; 0: no limit)
   --hex              print each packet's bytes too
 
 Examples:
@@ -93,7 +105,9 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	maxPeers := fs.Int("max-peers", multiplayer.DefaultMaxPeers, "most clients")
 	maxPacket := fs.Int("max-packet", multiplayer.DefaultMaxPacketSize, "largest packet")
 	idle := fs.Duration("idle", 0, "idle timeout")
-	maxText := fs.Int("max-text", 300, "cut printed arguments")
+	maxPerIP := fs.Int("max-per-ip", multiplayer.DefaultMaxPeersPerIP, "most clients from one IP address")
+	maxText := fs.Int("max-text", loglimit.DefaultMaxText, "cut printed client text")
+	logRate := fs.Int("log-rate", 10, "lines a second of one kind")
 	hexOut := fs.Bool("hex", false, "print packet bytes")
 	if err := parseCommandFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -106,8 +120,8 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		usageError(stderr, "host", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 		return 2
 	}
-	if *maxPeers <= 0 || *maxPacket <= 0 || *maxText < 0 || *idle < 0 {
-		usageError(stderr, "host", errors.New("--max-peers, --max-packet must be positive; --max-text, --idle not negative"))
+	if *maxPeers <= 0 || *maxPerIP <= 0 || *maxPacket <= 0 || *maxText < 0 || *logRate < 0 || *idle < 0 {
+		usageError(stderr, "host", errors.New("--max-peers, --max-per-ip, --max-packet must be positive; --max-text, --log-rate, --idle not negative"))
 		return 2
 	}
 	useWS := true
@@ -155,18 +169,25 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		nodes = append(nodes, n)
 	}
-	pr := &hostPrinter{w: stdout, maxText: *maxText, hex: *hexOut, text: gdtext.Options{Family: fam}}
+	pr := newHostPrinter(stdout, *maxText, *logRate, *hexOut, gdtext.Options{Family: fam})
+	logText := *maxText
+	if logText == 0 {
+		logText = -1 // the library's "no limit"
+	}
 	h, err := multiplayer.NewHost(multiplayer.HostOptions{
-		Godot:        fam,
-		MaxPeers:     *maxPeers,
-		IdleTimeout:  *idle,
-		AllowObjects: *allow,
-		MaxErrors:    -1, // a watching host: log, as the engine does, and keep going
-		Logger:       slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		OnConnect:    func(id multiplayer.PeerID) { pr.note(stderr, "peer %d joined", id) },
+		Godot:         fam,
+		MaxPeers:      *maxPeers,
+		MaxPeersPerIP: *maxPerIP,
+		IdleTimeout:   *idle,
+		AllowObjects:  *allow,
+		MaxErrors:     -1, // a watching host: log, as the engine does, and keep going
+		Logger:        slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
+		MaxLogText:    logText,
+		OnConnect:     func(id multiplayer.PeerID) { pr.note(stderr, "peer %d joined", id) },
 		OnDisconnect: func(id multiplayer.PeerID, err error) {
+			pr.left(id)
 			if err != nil {
-				pr.note(stderr, "peer %d left: %v", id, err)
+				pr.note(stderr, "peer %d left: %s", id, pr.cut(err.Error()))
 			} else {
 				pr.note(stderr, "peer %d left", id)
 			}
@@ -188,7 +209,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			Godot:         fam,
 			MaxPacketSize: *maxPacket,
 			// A development host: web exports may be served from anywhere.
-			Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
+			Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, MaxConnsPerIP: *maxPerIP, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
@@ -242,16 +263,61 @@ type hostPrinter struct {
 	maxText int
 	hex     bool
 	text    gdtext.Options
+	lim     *loglimit.Limiter // nil: no limit
 }
 
+func newHostPrinter(w io.Writer, maxText, rate int, hex bool, text gdtext.Options) *hostPrinter {
+	p := &hostPrinter{w: w, maxText: maxText, hex: hex, text: text}
+	if rate > 0 {
+		p.lim = loglimit.New(5*rate, time.Second/time.Duration(rate))
+	}
+	return p
+}
+
+// note prints a line about the host on w; lines about peers joining and
+// leaving are one kind of line, rate-limited.
 func (p *hostPrinter) note(w io.Writer, format string, args ...any) {
+	ok, n := p.lim.Allow("note")
+	if !ok {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	fmt.Fprintf(w, "gdvar host: "+format+"\n", args...)
+	fmt.Fprintf(w, "gdvar host: "+format+suppressed(n)+"\n", args...)
+}
+
+// suppressed says how many lines like the one it ends were not printed.
+func suppressed(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("  (+%d like it not shown)", n)
+}
+
+// kind is the rate-limited kind of e's line: every refused packet of one
+// peer, or the packets of one peer with the same command, node and method.
+func kind(e *multiplayer.Event) string {
+	if e.Err != nil {
+		return fmt.Sprintf("%d refused", e.From)
+	}
+	return fmt.Sprintf("%d %s %.64s.%.64s", e.From, e.Packet.Command, e.Node, e.Method)
+}
+
+// left prints how many lines about a peer that left were not printed.
+func (p *hostPrinter) left(id multiplayer.PeerID) {
+	if n := p.lim.FlushPrefix(strconv.Itoa(int(id)) + " "); n > 0 {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		fmt.Fprintf(p.w, "%d: %d more packets not shown\n", id, n)
+	}
 }
 
 // event prints one packet the host saw.
 func (p *hostPrinter) event(e *multiplayer.Event) {
+	ok, n := p.lim.Allow(kind(e))
+	if !ok {
+		return
+	}
 	var b strings.Builder
 	to := "1"
 	if e.Relayed {
@@ -269,12 +335,12 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 		if method == "" {
 			method = "#" + strconv.Itoa(int(pk.Method))
 		}
-		b.WriteString(" " + node + "." + method + "(" + p.args(e.Args) + ")")
+		b.WriteString(" " + p.cut(node) + "." + p.cut(method) + "(" + p.args(e.Args) + ")")
 	case multiplayer.CmdSimplifyPath:
-		fmt.Fprintf(&b, " %s as #%d", pk.Path, pk.NodeID)
+		fmt.Fprintf(&b, " %s as #%d", p.cut(string(pk.Path)), pk.NodeID)
 	case multiplayer.CmdConfirmPath:
 		if pk.Path != nil {
-			fmt.Fprintf(&b, " %s", pk.Path)
+			fmt.Fprintf(&b, " %s", p.cut(string(pk.Path)))
 		} else {
 			fmt.Fprintf(&b, " #%d valid=%v", pk.NodeID, pk.Valid)
 		}
@@ -284,11 +350,12 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 		fmt.Fprintf(&b, " %s %d", pk.Sys, pk.Peer)
 	}
 	if e.Err != nil {
-		b.WriteString("  REFUSED: " + e.Err.Error())
+		b.WriteString("  REFUSED: " + p.cut(e.Err.Error()))
 	}
 	if p.hex {
 		b.WriteString("  [" + p.cut(fmt.Sprintf("%x", e.Data)) + "]")
 	}
+	b.WriteString(suppressed(n))
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	fmt.Fprintln(p.w, b.String())
@@ -306,13 +373,5 @@ func (p *hostPrinter) args(args []variant.Value) string {
 	return p.cut(strings.Join(parts, ", "))
 }
 
-func (p *hostPrinter) cut(s string) string {
-	if p.maxText == 0 || len(s) <= p.maxText {
-		return s
-	}
-	c := p.maxText
-	for c > 0 && s[c]&0xc0 == 0x80 {
-		c--
-	}
-	return s[:c] + fmt.Sprintf("… (%d more bytes)", len(s)-c)
-}
+// cut shortens text a client controls to --max-text bytes.
+func (p *hostPrinter) cut(s string) string { return loglimit.Cut(s, p.maxText) }

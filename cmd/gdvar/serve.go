@@ -52,6 +52,9 @@ Flags:
 ` + classesUsage + `
   --max-conns N     most connections at once per TCP or WebSocket listener;
                     more are closed at once (default 1024; 0: no limit)
+  --max-per-ip N    most connections at once from one IP address per TCP or
+                    WebSocket listener, handshakes in progress included,
+                    checked first (default 64; 0: no limit)
   --idle-timeout D  close a connection that sends nothing for D (default
                     5m; 0: never)
   --frame-timeout D close a connection whose value is not whole D after
@@ -100,6 +103,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	allow := fs.Bool("allow-objects", false, "accept full objects")
 	classes := fs.String("classes", "", "classes full objects may have: engine or a file")
 	maxConns := fs.Int("max-conns", peer.DefaultMaxConns, "most connections per listener")
+	maxPerIP := fs.Int("max-per-ip", peer.DefaultMaxConnsPerIP, "most connections from one address per listener")
 	idle := fs.Duration("idle-timeout", peer.DefaultIdleTimeout, "close silent connections after this")
 	frameTimeout := fs.Duration("frame-timeout", peer.DefaultFrameTimeout, "longest a value may take to arrive")
 	writeTimeout := fs.Duration("write-timeout", peer.DefaultWriteTimeout, "longest an echo may take to go out")
@@ -118,7 +122,7 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gdvar serve: unexpected argument %q\n", fs.Arg(0))
 		return 2
 	}
-	limits, err := serveLimits(*maxConns, *idle, *frameTimeout, *writeTimeout, *maxBuffered, fs)
+	limits, err := serveLimits(*maxConns, *maxPerIP, *idle, *frameTimeout, *writeTimeout, *maxBuffered, fs)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar serve:", err)
 		return 2
@@ -156,12 +160,13 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		BigEndian:    *bigEndian,
 		CloseTimeout: 250 * time.Millisecond,
 		// A development server: web exports may be served from anywhere.
-		WebSocket:    peer.WebSocketOptions{Origins: []string{"*"}},
-		MaxConns:     limits.MaxConns,
-		IdleTimeout:  limits.IdleTimeout,
-		FrameTimeout: limits.FrameTimeout,
-		WriteTimeout: limits.WriteTimeout,
-		BufferBudget: limits.BufferBudget,
+		WebSocket:     peer.WebSocketOptions{Origins: []string{"*"}},
+		MaxConns:      limits.MaxConns,
+		MaxConnsPerIP: limits.MaxConnsPerIP,
+		IdleTimeout:   limits.IdleTimeout,
+		FrameTimeout:  limits.FrameTimeout,
+		WriteTimeout:  limits.WriteTimeout,
+		BufferBudget:  limits.BufferBudget,
 	}
 	if limits.BufferBudget > 0 && limits.BufferBudget < int64(*maxSize) {
 		fmt.Fprintln(stderr, "gdvar serve: --max-buffered must be at least --max-size")
@@ -188,13 +193,14 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // command line 0 means no limit. --max-buffered defaults to 0 (the
 // package's default, which depends on --max-size), so it is 0 from the
 // command line only when given.
-func serveLimits(maxConns int, idle, frameTimeout, writeTimeout time.Duration, maxBuffered int64, fs *flag.FlagSet) (peer.Options, error) {
+func serveLimits(maxConns, maxPerIP int, idle, frameTimeout, writeTimeout time.Duration, maxBuffered int64, fs *flag.FlagSet) (peer.Options, error) {
 	var o peer.Options
-	if maxConns < 0 || idle < 0 || frameTimeout < 0 || writeTimeout < 0 || maxBuffered < 0 {
-		return o, errors.New("--max-conns, --idle-timeout, --frame-timeout, --write-timeout and --max-buffered must not be negative")
+	if maxConns < 0 || maxPerIP < 0 || idle < 0 || frameTimeout < 0 || writeTimeout < 0 || maxBuffered < 0 {
+		return o, errors.New("--max-conns, --max-per-ip, --idle-timeout, --frame-timeout, --write-timeout and --max-buffered must not be negative")
 	}
 	orOff := func(n int64) int64 { return cmp.Or(n, -1) }
 	o.MaxConns = int(orOff(int64(maxConns)))
+	o.MaxConnsPerIP = int(orOff(int64(maxPerIP)))
 	o.IdleTimeout = time.Duration(orOff(int64(idle)))
 	o.FrameTimeout = time.Duration(orOff(int64(frameTimeout)))
 	o.WriteTimeout = time.Duration(orOff(int64(writeTimeout)))

@@ -23,6 +23,7 @@ func TestServeLimitFlags(t *testing.T) {
 		t.Helper()
 		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 		mc := fs.Int("max-conns", peer.DefaultMaxConns, "")
+		mi := fs.Int("max-per-ip", peer.DefaultMaxConnsPerIP, "")
 		it := fs.Duration("idle-timeout", peer.DefaultIdleTimeout, "")
 		ft := fs.Duration("frame-timeout", peer.DefaultFrameTimeout, "")
 		wt := fs.Duration("write-timeout", peer.DefaultWriteTimeout, "")
@@ -30,21 +31,21 @@ func TestServeLimitFlags(t *testing.T) {
 		if err := fs.Parse(args); err != nil {
 			t.Fatal(err)
 		}
-		o, err := serveLimits(*mc, *it, *ft, *wt, *mb, fs)
+		o, err := serveLimits(*mc, *mi, *it, *ft, *wt, *mb, fs)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return o
 	}
-	if o := parse(); o.MaxConns != peer.DefaultMaxConns || o.IdleTimeout != peer.DefaultIdleTimeout ||
+	if o := parse(); o.MaxConns != peer.DefaultMaxConns || o.MaxConnsPerIP != peer.DefaultMaxConnsPerIP || o.IdleTimeout != peer.DefaultIdleTimeout ||
 		o.FrameTimeout != peer.DefaultFrameTimeout || o.WriteTimeout != peer.DefaultWriteTimeout || o.BufferBudget != 0 {
 		t.Errorf("defaults: %+v", o)
 	}
-	if o := parse("--max-conns", "0", "--idle-timeout", "0", "--frame-timeout", "0", "--write-timeout", "0", "--max-buffered", "0"); o.MaxConns != -1 ||
+	if o := parse("--max-conns", "0", "--max-per-ip", "0", "--idle-timeout", "0", "--frame-timeout", "0", "--write-timeout", "0", "--max-buffered", "0"); o.MaxConns != -1 || o.MaxConnsPerIP != -1 ||
 		o.IdleTimeout != -1 || o.FrameTimeout != -1 || o.WriteTimeout != -1 || o.BufferBudget != -1 {
 		t.Errorf("all off: %+v", o)
 	}
-	if o := parse("--max-conns", "5", "--idle-timeout", "2s", "--frame-timeout", "300ms", "--max-buffered", "9000000"); o.MaxConns != 5 ||
+	if o := parse("--max-conns", "5", "--max-per-ip", "3", "--idle-timeout", "2s", "--frame-timeout", "300ms", "--max-buffered", "9000000"); o.MaxConns != 5 || o.MaxConnsPerIP != 3 ||
 		o.IdleTimeout != 2*time.Second || o.FrameTimeout != 300*time.Millisecond || o.BufferBudget != 9000000 {
 		t.Errorf("set: %+v", o)
 	}

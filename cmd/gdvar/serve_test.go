@@ -191,6 +191,7 @@ func TestServeUsage(t *testing.T) {
 		{"serve", "--godot", "5"},
 		{"serve", "--max-size", "0"},
 		{"serve", "--max-text", "-1"},
+		{"serve", "--max-per-ip", "-1"},
 		{"serve", "--bogus"},
 	} {
 		if status, _, _ := gdvar(t, "", args...); status != 2 {
