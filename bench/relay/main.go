@@ -1,0 +1,333 @@
+// Command relay measures a multiplayer host relaying RPCs between clients,
+// side by side with Godot's own server: the same load generator drives
+// gdvar's host (this program's serve mode, a multiplayer.Host with
+// server_relay as a Go game server runs it) and a headless Godot 3.2.3
+// host (host3.gd), and reads the host process's CPU time and resident
+// memory from /proc. Linux only (it reads /proc/PID/stat and status).
+//
+//	relay serve --transport enet --addr 127.0.0.1:7777 --clients 100
+//	relay load  --transport enet --addr 127.0.0.1:7777 --clients 100 --rate 20 --pid PID
+//
+// load connects the clients (Godot 3's NetworkedMultiplayerENet or
+// WebSocketClient dialect), waits until every client knows every other,
+// measures the host's resident memory per connected client, then has each
+// client call rpc("ping", seq) on /root/Bench (to every peer: the host
+// relays it to the N−1 others) rate times a second for the duration, and
+// prints one line of JSON:
+//
+//	deliveries        calls received by clients (of clients×(clients−1)×rate×seconds scheduled)
+//	held              deliveries / scheduled
+//	cpu_ms_per_1k     host CPU (user+sys) per 1,000 deliveries
+//	rss_kb_per_client host resident memory growth per connected client (Godot's
+//	                  ENet host allocates its peer table when it starts: see rss_mb)
+//	rss_mb            host resident memory with every client connected
+//
+// run.sh runs both hosts in turn for each transport and size and prints
+// the table.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gdvar/gdvar/multiplayer"
+	"github.com/gdvar/gdvar/variant"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: relay serve|load [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "serve":
+		err = serve(os.Args[2:])
+	case "load":
+		err = load(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown mode %q: serve or load", os.Args[1])
+	}
+	if err != nil {
+		log.Fatal("relay: ", err)
+	}
+}
+
+// benchNode is /root/Bench with its one RPC, as host3.gd declares it
+// (remote func ping(seq)); handler counts the calls that reach a peer.
+func benchNode(mode multiplayer.TransferMode, handler func()) multiplayer.Node {
+	return multiplayer.Node{Path: "Bench", Methods: []multiplayer.Method{{
+		Name: "ping", Mode: multiplayer.AnyPeer, Transfer: mode,
+		Handler: func(_ context.Context, _ multiplayer.PeerID, _ int) { handler() },
+	}}}
+}
+
+type common struct {
+	transport string
+	addr      string
+	clients   int
+	reliable  bool
+}
+
+func (c *common) flags(fs *flag.FlagSet) {
+	fs.StringVar(&c.transport, "transport", "enet", "enet or ws")
+	fs.StringVar(&c.addr, "addr", "127.0.0.1:7777", "the host's address")
+	fs.IntVar(&c.clients, "clients", 10, "number of clients")
+	fs.BoolVar(&c.reliable, "reliable", true, "reliable calls (false: unreliable)")
+}
+
+func (c *common) mode() multiplayer.TransferMode {
+	if c.reliable {
+		return multiplayer.Reliable
+	}
+	return multiplayer.Unreliable
+}
+
+// serve runs a relaying Host for Godot 3 clients until SIGINT or SIGTERM.
+func serve(args []string) error {
+	var c common
+	fs := flag.NewFlagSet("serve", flag.ExitOnError)
+	c.flags(fs)
+	fs.Parse(args)
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	h, err := multiplayer.NewHost(multiplayer.HostOptions{
+		Godot: variant.Godot3, Logger: quiet,
+		MaxPeers: c.clients + 16, MaxPeersPerIP: c.clients + 16,
+	}, benchNode(c.mode(), func() {}))
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var l multiplayer.Listener
+	switch c.transport {
+	case "enet":
+		o := multiplayer.ENetOptions{Godot: variant.Godot3}
+		o.ENet.PeerLimit = min(c.clients+16, 4095)
+		l, err = multiplayer.ListenENet(ctx, c.addr, o)
+	case "ws":
+		l, err = multiplayer.ListenWebSocket(ctx, c.addr, multiplayer.WebSocketOptions{Godot: variant.Godot3})
+	default:
+		err = fmt.Errorf("unknown transport %q", c.transport)
+	}
+	if err != nil {
+		return err
+	}
+	fmt.Println("listening", l.Addr())
+	err = h.Serve(ctx, l)
+	h.Close()
+	if errors.Is(err, context.Canceled) {
+		return nil
+	}
+	return err
+}
+
+// result is what load prints.
+type result struct {
+	Transport      string  `json:"transport"`
+	Clients        int     `json:"clients"`
+	Rate           float64 `json:"rate"`
+	Reliable       bool    `json:"reliable"`
+	Seconds        float64 `json:"seconds"`
+	Scheduled      int64   `json:"scheduled"`
+	Deliveries     int64   `json:"deliveries"`
+	Held           float64 `json:"held"`
+	CPUms          float64 `json:"cpu_ms"`
+	CPUmsPer1k     float64 `json:"cpu_ms_per_1k"`
+	RSSkbPerClient float64 `json:"rss_kb_per_client"`
+	RSSmb          float64 `json:"rss_mb"`
+}
+
+func load(args []string) error {
+	var c common
+	fs := flag.NewFlagSet("load", flag.ExitOnError)
+	c.flags(fs)
+	rate := fs.Float64("rate", 20, "calls per client per second")
+	dur := fs.Duration("duration", 10*time.Second, "measured time")
+	warm := fs.Duration("warmup", 2*time.Second, "load before measuring")
+	pid := fs.Int("pid", 0, "the host's process id, for its CPU time and memory")
+	row := fs.String("row", "", "print a Markdown table row for this host's name instead of JSON")
+	fs.Parse(args)
+	if *pid == 0 {
+		return errors.New("--pid is needed")
+	}
+	ctx := context.Background()
+	rssIdle, err := rssKB(*pid)
+	if err != nil {
+		return err
+	}
+
+	var got atomic.Int64
+	clients := make([]*multiplayer.Client, c.clients)
+	var wg sync.WaitGroup
+	errs := make(chan error, c.clients)
+	sem := make(chan struct{}, 16)
+	for i := range clients {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			cl, err := join(ctx, &c, benchNode(c.mode(), func() { got.Add(1) }))
+			if err != nil {
+				errs <- fmt.Errorf("client %d: %w", i, err)
+				return
+			}
+			clients[i] = cl
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return err
+	}
+	defer func() {
+		for _, cl := range clients {
+			cl.Close()
+		}
+	}()
+	// Every client knows every other (and the host).
+	deadline := time.Now().Add(30 * time.Second)
+	for _, cl := range clients {
+		for len(cl.Peers()) < c.clients && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if len(cl.Peers()) < c.clients {
+			return fmt.Errorf("client %d knows %d peers of %d", cl.ID(), len(cl.Peers()), c.clients)
+		}
+	}
+	time.Sleep(500 * time.Millisecond)
+	rssJoined, err := rssKB(*pid)
+	if err != nil {
+		return err
+	}
+
+	// Each client calls on a ticker of its own, started at a random-ish
+	// phase so the calls spread over the period.
+	stop := make(chan struct{})
+	period := time.Duration(float64(time.Second) / *rate)
+	for i, cl := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			time.Sleep(time.Duration(i) * period / time.Duration(len(clients)))
+			t := time.NewTicker(period)
+			defer t.Stop()
+			seq := 0
+			for {
+				select {
+				case <-stop:
+					return
+				case <-t.C:
+					seq++
+					cl.Call(0, "Bench", "ping", seq)
+				}
+			}
+		}()
+	}
+	time.Sleep(*warm)
+	cpu0, err := cpuMS(*pid)
+	if err != nil {
+		return err
+	}
+	got0, t0 := got.Load(), time.Now()
+	time.Sleep(*dur)
+	cpu1, err := cpuMS(*pid)
+	if err != nil {
+		return err
+	}
+	got1, secs := got.Load(), time.Since(t0).Seconds()
+	close(stop)
+	wg.Wait()
+
+	r := result{Transport: c.transport, Clients: c.clients, Rate: *rate, Reliable: c.reliable, Seconds: secs}
+	r.Scheduled = int64(float64(c.clients*(c.clients-1)) * *rate * secs)
+	r.Deliveries = got1 - got0
+	r.Held = float64(r.Deliveries) / float64(r.Scheduled)
+	r.CPUms = cpu1 - cpu0
+	if r.Deliveries > 0 {
+		r.CPUmsPer1k = r.CPUms / (float64(r.Deliveries) / 1000)
+	}
+	r.RSSkbPerClient = float64(rssJoined-rssIdle) / float64(c.clients)
+	r.RSSmb = float64(rssJoined) / 1024
+	if *row != "" {
+		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.1f %% | %.1f | %.1f |\n", r.Transport, r.Clients, r.Rate, *row,
+			r.CPUmsPer1k, 100*r.Held, r.RSSkbPerClient, r.RSSmb)
+		return err
+	}
+	return json.NewEncoder(os.Stdout).Encode(r)
+}
+
+// join connects one Godot 3 client to the host.
+func join(ctx context.Context, c *common, node multiplayer.Node) (*multiplayer.Client, error) {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	var link multiplayer.Link
+	var err error
+	switch c.transport {
+	case "enet":
+		link, err = multiplayer.DialENet(ctx, c.addr, multiplayer.ENetOptions{Godot: variant.Godot3})
+	case "ws":
+		link, err = multiplayer.DialWebSocket(ctx, "ws://"+c.addr, multiplayer.WebSocketOptions{Godot: variant.Godot3})
+	default:
+		err = fmt.Errorf("unknown transport %q", c.transport)
+	}
+	if err != nil {
+		return nil, err
+	}
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	return multiplayer.Join(ctx, link, multiplayer.ClientOptions{Godot: variant.Godot3, Logger: quiet}, node)
+}
+
+// cpuMS is the process's user+system CPU time in milliseconds
+// (/proc/PID/stat fields 14 and 15, in clock ticks of 100 Hz).
+func cpuMS(pid int) (float64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	// The command name (field 2) may hold spaces: count from after it.
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+	}
+	f := strings.Fields(s[i+1:]) // f[0] is field 3
+	if len(f) < 13 {
+		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
+	}
+	ut, err1 := strconv.ParseFloat(f[11], 64)
+	st, err2 := strconv.ParseFloat(f[12], 64)
+	if err := errors.Join(err1, err2); err != nil {
+		return 0, err
+	}
+	return (ut + st) * 10, nil
+}
+
+// rssKB is the process's resident set in KiB (/proc/PID/status VmRSS).
+func rssKB(pid int) (int64, error) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, err
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	return 0, fmt.Errorf("/proc/%d/status: no VmRSS", pid)
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The relay benchmark: gdvar's multiplayer host (relay serve) and Godot
+# 3.2.3's (host3.gd, godot3-server) in turn, each driven by the same load
+# generator (relay load) for each transport, size and rate; prints a
+# Markdown table of host CPU per 1,000 delivered calls, the share of the
+# scheduled calls delivered, and host memory per client.
+#
+#   bench/relay/run.sh                 # the default sizes
+#   bench/relay/run.sh "enet 10 320" "ws 100 5"   # transport clients rate ...
+#   RUNS=3 DURATION=10s bench/relay/run.sh       # interleaved runs, seconds measured each
+set -euo pipefail
+cd "$(dirname "$0")"
+RUNS=${RUNS:-1}
+DURATION=${DURATION:-8s}
+RELIABLE=${RELIABLE:-true}
+GODOT3=${GODOT3:-godot3-server}
+PORT=${PORT:-17777}
+cases=("$@")
+[ ${#cases[@]} -gt 0 ] || cases=("enet 10 320" "enet 100 20" "enet 500 0.5" "ws 10 100" "ws 100 5")
+
+bin=$(mktemp -d)
+trap 'rm -rf "$bin"; kill $(jobs -p) 2>/dev/null || true' EXIT
+go build -o "$bin/relay" .
+have_godot=1
+command -v "$GODOT3" >/dev/null || { have_godot=0; echo "relay: $GODOT3 not found: gdvar's side only" >&2; }
+project=$(mktemp -d)
+printf 'config_version=4\n' >"$project/project.godot"
+ulimit -n 65536 2>/dev/null || true
+
+# start_host NAME TRANSPORT CLIENTS: starts a host on $PORT in the background
+# and prints its pid once it listens.
+start_host() {
+	local name=$1 transport=$2 clients=$3
+	if [ "$name" = gdvar ]; then
+		"$bin/relay" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" >"$bin/host.log" 2>&1 &
+	else
+		"$GODOT3" --path "$project" --script "$PWD/host3.gd" "$transport" "$PORT" "$((clients + 16))" >"$bin/host.log" 2>&1 &
+	fi
+	local pid=$!
+	for _ in $(seq 100); do grep -q listening "$bin/host.log" 2>/dev/null && break; sleep 0.1; done
+	grep -q listening "$bin/host.log" || { cat "$bin/host.log" >&2; return 1; }
+	echo "$pid"
+}
+
+printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB |\n|---|---|---|---:|---:|---:|---:|\n'
+for c in "${cases[@]}"; do
+	read -r transport clients rate <<<"$c"
+	for run in $(seq "$RUNS"); do
+		hosts=(gdvar)
+		[ $have_godot = 1 ] && hosts+=(godot3)
+		for host in "${hosts[@]}"; do
+			PORT=$((PORT + 1))
+			pid=$(start_host "$host" "$transport" "$clients")
+			if ! "$bin/relay" load --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" \
+				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$host" 2>"$bin/load.log"; then
+				printf '| %s | %s × %s | %s | failed: %s | | | |\n' "$transport" "$clients" "$rate" "$host" "$(tail -1 "$bin/load.log")"
+			fi
+			kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+		done
+	done
+done
