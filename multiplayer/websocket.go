@@ -1,13 +1,17 @@
 package multiplayer
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
 	"time"
 
+	"github.com/gdvar/gdvar/internal/loglimit"
 	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -37,6 +41,14 @@ type WebSocketOptions struct {
 	MaxPacketSize int
 	// WriteTimeout bounds each write; 0 means DefaultWriteTimeout.
 	WriteTimeout time.Duration
+	// Logger receives, from ListenWebSocket, the handshakes it refused:
+	// at Warn a browser page whose Origin is not allowed (with the option
+	// that allows it: Peer.WebSocket.Origins), at Info requests that are
+	// not WebSocket handshakes; at most 10 lines of each kind at once,
+	// then one a second, each saying how many were held back. nil means
+	// slog.Default(); Peer.WebSocket.OnRefused, when set, is called
+	// instead.
+	Logger *slog.Logger
 }
 
 // DefaultMaxPacketSize is the default largest packet: 64 KiB, the default
@@ -173,11 +185,39 @@ type wsListener struct {
 // or WebSocketClient with network_peer (Godot 3). ctx bounds setting up the
 // listener only.
 func ListenWebSocket(ctx context.Context, addr string, o WebSocketOptions) (Listener, error) {
-	l, err := peer.ListenWebSocket(ctx, addr, o.peerOptions())
+	po := o.peerOptions()
+	if po.WebSocket.OnRefused == nil {
+		po.WebSocket.OnRefused = refusalLog(cmp.Or(o.Logger, slog.Default()), newLogLimiter(), loglimit.DefaultMaxText)
+	}
+	l, err := peer.ListenWebSocket(ctx, addr, po)
 	if err != nil {
 		return nil, err
 	}
 	return &wsListener{l: l, o: o}, nil
+}
+
+// refusalLog returns the logger of refused WebSocket handshakes: an
+// Origin not allowed at Warn, anything else at Info, rate-limited by kind.
+func refusalLog(log *slog.Logger, lim *loglimit.Limiter, maxText int) func(remote string, err error) {
+	return func(remote string, err error) {
+		level, key := slog.LevelInfo, "handshake refused"
+		var oe *peer.OriginError
+		if errors.As(err, &oe) {
+			level, key = slog.LevelWarn, "origin refused"
+		}
+		if !log.Enabled(context.Background(), level) {
+			return
+		}
+		ok, n := lim.Allow(key)
+		if !ok {
+			return
+		}
+		args := []any{"addr", remote, "err", loglimit.Cut(err.Error(), maxText)}
+		if n > 0 {
+			args = append(args, "suppressed", n)
+		}
+		log.Log(context.Background(), level, "multiplayer: refused a WebSocket client", args...)
+	}
 }
 
 func (w *wsListener) Accept(ctx context.Context) (Link, error) {
@@ -205,13 +245,19 @@ func DialWebSocket(ctx context.Context, url string, o WebSocketOptions) (Link, e
 
 // Handler returns an http.Handler that accepts Godot clients on an existing
 // HTTP server (for instance one serving the game's web export, or behind
-// TLS) and serves each with h. o.Peer.WebSocket sets the accepted Origins.
+// TLS) and serves each with h. o.Peer.WebSocket sets the accepted Origins;
+// refused handshakes go to the Host's Logger as for ListenWebSocket.
 func (h *Host) Handler(o WebSocketOptions) http.Handler {
 	o.Godot = h.f
 	po := o.peerOptions()
+	refused := po.WebSocket.OnRefused
+	if refused == nil {
+		refused = refusalLog(h.log, h.logLim, h.o.MaxLogText)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := peer.UpgradeWebSocket(w, r, po)
 		if err != nil {
+			refused(r.RemoteAddr, err)
 			return // already answered
 		}
 		h.wg.Add(1)

@@ -151,6 +151,13 @@ type WebSocketOptions struct {
 	// HandshakeTimeout bounds the server side's opening handshake when
 	// ListenWebSocket runs the HTTP server; 0 means 10 seconds.
 	HandshakeTimeout time.Duration
+	// OnRefused, when set, is told of each request a ListenWebSocket
+	// listener answered without upgrading it: an Origin not allowed
+	// (*OriginError, which names the option to change) or a request that
+	// is not a WebSocket handshake. The client got an HTTP error; remote
+	// is its address. Called on the request's goroutine; a flood of bad
+	// requests calls it as often, so rate-limit what it logs.
+	OnRefused func(remote string, err error)
 }
 
 // config is validated Options.

@@ -122,10 +122,32 @@ func refusal(why error) string {
 // Conns returns the number of connections upgraded and not yet closed.
 func (u *Upgrader) Conns() int { return int(u.lim.open.Load()) }
 
+// OriginError is the refusal of a WebSocket handshake from a browser page
+// whose Origin is not allowed (see WebSocketOptions.Origins); the client
+// got HTTP 403 with this text.
+type OriginError struct {
+	Origin string // the request's Origin header
+	Host   string // the request's Host header
+}
+
+func (e *OriginError) Error() string {
+	host := e.Origin
+	if u, err := url.Parse(e.Origin); err == nil && u.Host != "" {
+		host = u.Host
+	}
+	return fmt.Sprintf("peer: websocket handshake refused: Origin %q is neither this server (%s) nor in "+
+		"WebSocket.Origins; to accept it, list %q (or a pattern such as \"*\") there", e.Origin, e.Host, host)
+}
+
 func upgrade(w http.ResponseWriter, r *http.Request, cfg *config, budget *frame.Budget) (*Conn, error) {
+	if !checkOrigin(cfg.opts.WebSocket.Origins)(r) {
+		err := &OriginError{Origin: r.Header.Get("Origin"), Host: r.Host}
+		http.Error(w, err.Error(), http.StatusForbidden)
+		return nil, err
+	}
 	u := websocket.Upgrader{
 		Subprotocols: cfg.opts.WebSocket.Subprotocols,
-		CheckOrigin:  checkOrigin(cfg.opts.WebSocket.Origins),
+		CheckOrigin:  func(*http.Request) bool { return true }, // checked above
 	}
 	ws, err := u.Upgrade(w, r, nil)
 	if err != nil {
@@ -196,6 +218,9 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c, err := upgrade(w, r, cfg, lim.budget)
 		if err != nil {
+			if f := cfg.opts.WebSocket.OnRefused; f != nil {
+				f(r.RemoteAddr, err)
+			}
 			return
 		}
 		l.offer(c)

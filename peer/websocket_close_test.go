@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -53,4 +55,41 @@ func TestWebSocketCloseStatus(t *testing.T) {
 		c.Close()
 		ws.Close()
 	}
+}
+
+// A browser page from another host is refused with 403 and a text that
+// names the option to change, and a listener tells OnRefused.
+func TestWebSocketOriginRefused(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	refused := make(chan error, 1)
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", Options{WebSocket: WebSocketOptions{
+		OnRefused: func(remote string, err error) { refused <- err },
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	h := http.Header{"Origin": {"http://game.example:8060"}}
+	_, resp, err := websocket.DefaultDialer.DialContext(ctx, "ws://"+l.Addr().String()+"/", h)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("dial from another origin: %v, %v", err, resp)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	var oe *OriginError
+	if got := <-refused; !errors.As(got, &oe) || oe.Origin != "http://game.example:8060" ||
+		!strings.Contains(string(body), `list "game.example:8060"`) || !strings.Contains(got.Error(), "WebSocket.Origins") {
+		t.Errorf("refusal %v, body %q", got, body)
+	}
+	// Allowed by a pattern, it is accepted.
+	l2, err := ListenWebSocket(ctx, "127.0.0.1:0", Options{WebSocket: WebSocketOptions{Origins: []string{"*.example"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l2.Close()
+	ws, _, err := websocket.DefaultDialer.DialContext(ctx, "ws://"+l2.Addr().String()+"/", h)
+	if err != nil {
+		t.Fatalf("allowed origin: %v", err)
+	}
+	ws.Close()
 }
