@@ -5,6 +5,7 @@ import (
 	"compress/zlib"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"net"
@@ -273,7 +274,13 @@ func (h *Host) now() uint32 {
 // (1..255) and sending data as the connect data, and waits until it is
 // made (the peer is then also reported by an EventConnect), fails, or ctx
 // ends (the attempt is then abandoned).
+//
+// A failed attempt is a *ConnectError that says what the host saw: no
+// answer at all, datagrams it could not read (the other side's
+// compression or checksum settings differ), or an answer that ended in a
+// refusal.
 func (h *Host) Connect(ctx context.Context, addr net.Addr, channels int, data uint32) (*Peer, error) {
+	before := h.Stats()
 	p, err := h.ConnectAsync(addr, channels, data)
 	if err != nil {
 		return nil, err
@@ -282,13 +289,50 @@ func (h *Host) Connect(ctx context.Context, addr net.Addr, channels int, data ui
 	case <-p.connectedCh:
 		return p, nil
 	case <-p.closedCh:
-		return nil, ErrConnectFailed
+		return nil, h.connectError(addr, before, ErrConnectFailed)
 	case <-h.done:
 		return nil, ErrClosed
 	case <-ctx.Done():
 		p.Reset()
-		return nil, ctx.Err()
+		return nil, h.connectError(addr, before, ctx.Err())
 	}
+}
+
+// ConnectError is a failed Connect (or Dial): to whom, what the host saw
+// while it tried (Reason), and the error that ended the attempt (Err: the
+// context's, or ErrConnectFailed when ENet gave up or the other side
+// disconnected), which it wraps.
+type ConnectError struct {
+	Addr   net.Addr
+	Reason string
+	Err    error
+}
+
+func (e *ConnectError) Error() string {
+	return fmt.Sprintf("enet: connecting to %v: %s: %v", e.Addr, e.Reason, e.Err)
+}
+
+func (e *ConnectError) Unwrap() error { return e.Err }
+
+// connectError classifies a failed attempt by the datagrams the host
+// received since it started (before): the host's counters, so a host with
+// other peers may count their datagrams too.
+func (h *Host) connectError(addr net.Addr, before Stats, err error) error {
+	now := h.Stats()
+	got := now.DatagramsReceived - before.DatagramsReceived
+	dropped := now.DatagramsDropped - before.DatagramsDropped
+	var reason string
+	switch {
+	case got == 0:
+		reason = "no answer (is a host listening on that UDP port, and reachable?)"
+	case dropped == got:
+		reason = fmt.Sprintf("%d datagrams answered that this host could not read: the other side's "+
+			"compression (Godot: compression_mode) or checksum settings differ from this host's", got)
+	default:
+		reason = "the other side answered, then refused or dropped the connection " +
+			"(a full host, or one that refuses this connect data, such as a peer id already taken)"
+	}
+	return &ConnectError{Addr: addr, Reason: reason, Err: err}
 }
 
 // ConnectAsync starts a connection as Connect does and returns at once;

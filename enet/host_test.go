@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 )
@@ -228,6 +229,40 @@ func TestBroadcast(t *testing.T) {
 	for _, c := range []*Host{c1, c2} {
 		if ev := nextOf(t, c, EventReceive, 5*time.Second); string(ev.Packet) != "all" {
 			t.Fatalf("got %q", ev.Packet)
+		}
+	}
+}
+
+// A failed Dial says what the host saw: no answer, or datagrams it could
+// not read (here the server compresses and the client does not), and
+// still matches the context's error.
+func TestConnectErrorSaysWhy(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		server *Config
+		want   string
+	}{
+		{"refusing host", &Config{RefuseConnections: true}, "no answer"},
+		{"compression differs", &Config{Compression: CompressZlib}, "could not read"},
+	} {
+		srv, err := Listen("udp4", "127.0.0.1:0", tc.server)
+		if err != nil {
+			t.Fatal(err)
+		}
+		go func() {
+			for {
+				if _, err := srv.Service(context.Background()); err != nil {
+					return
+				}
+			}
+		}()
+		ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+		_, _, err = Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 0, nil)
+		cancel()
+		srv.Close()
+		var ce *ConnectError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) || !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("%s: %v", tc.name, err)
 		}
 	}
 }
