@@ -359,7 +359,7 @@ func (c *Client) process(from PeerID, e *Event) {
 		if c.o.OnBytes != nil {
 			c.o.OnBytes(from, pk.Payload)
 		}
-	case CmdRemoteCall:
+	case CmdRemoteCall, CmdRemoteSet:
 		c.mu.Lock()
 		nd, m, rerr := c.resolve(r, e)
 		c.mu.Unlock()

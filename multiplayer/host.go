@@ -792,7 +792,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if h.o.OnBytes != nil {
 			h.o.OnBytes(from, pk.Payload)
 		}
-	case CmdRemoteCall:
+	case CmdRemoteCall, CmdRemoteSet:
 		h.mu.Lock()
 		nd, m, err := h.resolve(p.remote, e)
 		h.mu.Unlock()
@@ -802,11 +802,11 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if err != nil {
 			h.refuseEvent(p, e, err)
 		}
-	case CmdSpawn, CmdDespawn, CmdSync, CmdRemoteSet:
+	case CmdSpawn, CmdDespawn, CmdSync:
 		// Replication (a client with authority over a synchronizer sends
-		// SYNC to every peer, the host included) and Godot 3's rset: the
-		// host keeps no scene to apply them to. They are shown to Observe
-		// and dropped, without counting against the peer.
+		// SYNC to every peer, the host included): the host keeps no scene
+		// to apply them to. They are shown to Observe and dropped, without
+		// counting against the peer.
 	default:
 		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
 	}

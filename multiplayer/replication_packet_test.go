@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/gdvar/gdvar/variant"
@@ -13,7 +14,7 @@ import (
 
 func mustHex(t testing.TB, s string) []byte {
 	t.Helper()
-	b, err := hex.DecodeString(s)
+	b, err := hex.DecodeString(strings.ReplaceAll(s, " ", ""))
 	if err != nil {
 		t.Fatal(err)
 	}
