@@ -119,3 +119,49 @@ func TestSetGodot4(t *testing.T) {
 		t.Error("a property handler without a value")
 	}
 }
+
+// The REMOTE_SET packets real Godot 3.2.3 clients sent
+// (testdata/capture/godot3.2.3-rset.txt) decode to the values
+// testdata/rset3.gd set, and AppendSet writes the same bytes.
+func TestSetGolden(t *testing.T) {
+	n := 0
+	for _, g := range loadCaptures(t) {
+		if g.file != "godot3.2.3-rset.txt" {
+			continue
+		}
+		p, err := Parse(variant.Godot3, g.data)
+		if err != nil {
+			t.Fatalf("%x: %v", g.data, err)
+		}
+		if p.Command != CmdRemoteSet {
+			continue
+		}
+		n++
+		vals, err := DecodeArgs(defaultDec3, &p)
+		if err != nil || len(vals) != 1 {
+			t.Fatalf("%x: %v", g.data, err)
+		}
+		want := map[string][]variant.Value{
+			"score": {variant.Int(10), variant.Int(20)},
+			"nick":  {variant.String("ann"), variant.String("bob")},
+			"pos":   {variant.Vector2{X: 1, Y: 2}},
+		}[string(p.Name)]
+		found := false
+		for _, w := range want {
+			found = found || w == vals[0]
+		}
+		if !found {
+			t.Errorf("%s = %#v", p.Name, vals[0])
+		}
+		v, err := defaultEnc3.Append(nil, vals[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again := AppendSet(nil, p.NodeID, string(p.Path), string(p.Name), v); !bytes.Equal(again, g.data) {
+			t.Errorf("engine %x\n gdvar %x", g.data, again)
+		}
+	}
+	if n < 6 {
+		t.Errorf("%d REMOTE_SET packets captured", n)
+	}
+}
