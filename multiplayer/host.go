@@ -157,6 +157,8 @@ type Event struct {
 	Method string
 	// Args are the decoded arguments of a REMOTE_CALL.
 	Args []variant.Value
+	// Replication is a SPAWN, DESPAWN, SYNC or DELTA decoded (Godot 4).
+	Replication *Replication
 	// Err is why the packet was refused, if it was.
 	Err error
 }
@@ -705,6 +707,14 @@ func (h *Host) refuseEvent(p *hostPeer, e *Event, err error) {
 // call, as far as the host knows them.
 func (h *Host) describe(from PeerID, e *Event) {
 	pk := &e.Packet
+	if pk.Command == CmdSpawn || pk.Command == CmdDespawn || pk.Command == CmdSync {
+		h.mu.Lock()
+		if p := h.peers[from]; p != nil {
+			h.decodeReplication(p.remote, e)
+		}
+		h.mu.Unlock()
+		return
+	}
 	if pk.Command != CmdRemoteCall && pk.Command != CmdRemoteSet {
 		return
 	}
@@ -741,6 +751,8 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 			h.simplify(r, pk, h.o.MaxPathCache)
 		case CmdRemoteCall, CmdRemoteSet:
 			h.resolve(r, e)
+		case CmdSpawn, CmdDespawn, CmdSync:
+			h.decodeReplication(r, e)
 		}
 	}
 	h.mu.Unlock()
