@@ -370,6 +370,13 @@ func (c *Client) process(from PeerID, e *Event) {
 		if err == nil {
 			err = c.dispatch(c.ctx, c.id, nd, m, e)
 		}
+	case CmdSpawn, CmdDespawn, CmdSync:
+		// Replication: the client keeps no scene; Observe sees it decoded.
+		if c.o.Observe != nil {
+			c.mu.Lock()
+			c.decodeReplication(r, e)
+			c.mu.Unlock()
+		}
 	default:
 		err = fmt.Errorf("%w: the client does not handle %s", ErrNotAllowed, pk.Command)
 	}

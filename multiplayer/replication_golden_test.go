@@ -301,3 +301,43 @@ func TestObserveReplication(t *testing.T) {
 		t.Errorf("%d SPAWN, %d DESPAWN, %d DELTA, %d SYNC", spawns, despawns, deltas, syncs)
 	}
 }
+
+// A Go client's Observe sees the replication packets a host sends it
+// decoded, with the spawner's path from the host's SIMPLIFY_PATH.
+func TestClientObserveReplication(t *testing.T) {
+	h, url := startHost(t, HostOptions{})
+	events := make(chan *Event, 4)
+	c := join(t, url, ClientOptions{Observe: func(e *Event) {
+		if e.Replication != nil {
+			events <- e
+		}
+	}})
+	waitPeers := time.Now().Add(5 * time.Second)
+	for len(h.Peers()) < 1 && time.Now().Before(waitPeers) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	st, _ := AppendState(nil, nil, variant.Int(7))
+	h.mu.Lock()
+	p := h.peers[c.ID()]
+	h.sendLocked(p, AppendSimplifyPath(nil, variant.Godot4, MethodsChecksum(nil), 5, "Main/Spawner"), 0, Reliable)
+	h.sendLocked(p, AppendSpawn(nil, &Spawn{Spawner: 5, NetID: 1, SyncIDs: []uint32{2}, Name: "P", State: st}), 0, Reliable)
+	h.sendLocked(p, AppendSync(nil, 1, SyncState{ID: 2, State: st}), 0, Unreliable)
+	h.mu.Unlock()
+	for i := 0; i < 2; i++ {
+		select {
+		case e := <-events:
+			r := e.Replication
+			if r.Spawn != nil && (e.Node != "Main/Spawner" || r.Spawn.Name != "P" || !reflect.DeepEqual(r.Values, [][]variant.Value{{variant.Int(7)}})) {
+				t.Errorf("SPAWN %q %+v", e.Node, r)
+			}
+			if r.Sync != nil && (len(r.Sync.States) != 1 || !reflect.DeepEqual(r.Values, [][]variant.Value{{variant.Int(7)}})) {
+				t.Errorf("SYNC %+v", r)
+			}
+			if e.Err != nil {
+				t.Errorf("refused: %v", e.Err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no replication event")
+		}
+	}
+}
