@@ -35,6 +35,7 @@ it sees, one line each:
   1480974997 -> 1 REMOTE_CALL Lobby.hello("Ada", Vector2(1.5, -2))
   1480974997 -> 2093 (relay) REMOTE_CALL Main/Player.move(Vector2(3, 4))
   2093 -> 1 RAW 0a141e
+  2093 -> 1 REMOTE_SET Game.score = 20       (Godot 3's rset)
   2093 -> 1 SPAWN "P1" by Main/Spawner scene 0 net #1 sync #2 state(Vector2(10, 20), 100)
   2093 -> 1 SYNC t=7 P1#2(Vector2(12, 20)) Main/World/Sync(Vector2(0, 4))
   2093 -> 1 DELTA P1#2[1]("moved")
@@ -308,7 +309,11 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 		if method == "" {
 			method = "#" + strconv.Itoa(int(pk.Method))
 		}
-		b.WriteString(" " + node + "." + method + "(" + p.args(e.Args) + ")")
+		if pk.Command == multiplayer.CmdRemoteSet {
+			b.WriteString(" " + node + "." + method + " = " + p.args(e.Args))
+		} else {
+			b.WriteString(" " + node + "." + method + "(" + p.args(e.Args) + ")")
+		}
 	case multiplayer.CmdSimplifyPath:
 		fmt.Fprintf(&b, " %s as #%d", pk.Path, pk.NodeID)
 	case multiplayer.CmdConfirmPath:

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gdvar/gdvar/multiplayer"
+	"github.com/gdvar/gdvar/variant"
 )
 
 // gdvar host prints the replication packets a Godot 4.6 game sent (the
@@ -96,5 +97,22 @@ func TestHostCommandReplication(t *testing.T) {
 	}
 	if shown+hidden != nSync || hidden == 0 {
 		t.Errorf("%d SYNC and DELTA shown, %d counted as hidden, %d sent", shown, hidden, nSync)
+	}
+}
+
+// Godot 3's rset shows as an assignment.
+func TestHostPrinterSet(t *testing.T) {
+	var out syncBuffer
+	p := &hostPrinter{w: &out}
+	v, _ := variant.EncOptions{Family: variant.Godot3}.EncMode()
+	val, _ := v.Append(nil, variant.Int(20))
+	pkt := multiplayer.AppendSet(nil, 1, "", "score", val)
+	pk, err := multiplayer.Parse(variant.Godot3, pkt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.event(&multiplayer.Event{From: 5, Packet: pk, Node: "Game", Method: "score", Args: []variant.Value{variant.Int(20)}})
+	if got := out.String(); got != "5 -> 1 REMOTE_SET Game.score = 20\n" {
+		t.Errorf("%q", got)
 	}
 }
