@@ -46,7 +46,8 @@ spawner's path, net and sync ids (named after the node they were spawned
 with) or the synchronizer's path, the values in Godot's text form (no
 property names: the order is the SceneReplicationConfig's) and, for DELTA,
 the indices of the changed on-change properties. At most --max-rate lines
-of each of these kinds are printed per second, with a count of the others.
+of each of these kinds, and of Godot 3's REMOTE_SET, are printed per
+second, with a count of the others.
 
 Godot 4 names RPC methods by number: the host knows their names from
 --project (the @rpc functions of the scripts each scene attaches, and the
@@ -75,8 +76,9 @@ Flags:
   --max-text N       cut printed arguments after N characters (default 300;
                      0: never)
   --hex              print each packet's bytes too
-  --max-rate N       print at most N SPAWN, DESPAWN, SYNC and DELTA lines
-                     per second of each kind (default 10; 0: all)
+  --max-rate N       print at most N SPAWN, DESPAWN, SYNC, DELTA and
+                     REMOTE_SET lines per second of each kind (default 10;
+                     0: all)
 
 Examples:
   gdvar host
@@ -290,16 +292,10 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 		p.mu.Lock()
 		show, n := p.replication(&b, e)
 		p.mu.Unlock()
-		if !show && n == "" {
+		if note = n; !show {
+			p.hidden(n)
 			return
 		}
-		if !show {
-			p.mu.Lock()
-			fmt.Fprintln(p.w, n)
-			p.mu.Unlock()
-			return
-		}
-		note = n
 	case multiplayer.CmdRemoteCall, multiplayer.CmdRemoteSet:
 		node := e.Node
 		if node == "" {
@@ -310,6 +306,13 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 			method = "#" + strconv.Itoa(int(pk.Method))
 		}
 		if pk.Command == multiplayer.CmdRemoteSet {
+			p.mu.Lock()
+			show, n := p.repl.admit(kindSet)
+			p.mu.Unlock()
+			if note = n; !show {
+				p.hidden(n)
+				return
+			}
 			b.WriteString(" " + node + "." + method + " = " + p.args(e.Args))
 		} else {
 			b.WriteString(" " + node + "." + method + "(" + p.args(e.Args) + ")")

@@ -22,10 +22,11 @@ const (
 	kindDespawn
 	kindSync
 	kindDelta
+	kindSet // Godot 3's REMOTE_SET
 	replKinds
 )
 
-var replKindNames = [replKinds]string{"SPAWN", "DESPAWN", "SYNC", "DELTA"}
+var replKindNames = [replKinds]string{"SPAWN", "DESPAWN", "SYNC", "DELTA", "REMOTE_SET"}
 
 // maxReplNames bounds the names remembered from SPAWNs.
 const maxReplNames = 1 << 16
@@ -114,6 +115,16 @@ func (s *replState) syncName(from multiplayer.PeerID, id uint32, path string) st
 		return "path#" + strconv.FormatUint(uint64(id&^multiplayer.SyncPathID), 10)
 	}
 	return s.names[replKey{from, id}] + "#" + strconv.FormatUint(uint64(id), 10)
+}
+
+// hidden prints the note of a line not printed, if it has one.
+func (p *hostPrinter) hidden(note string) {
+	if note == "" {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	fmt.Fprintln(p.w, note)
 }
 
 // replication writes the decoded part of a replication line to b and

@@ -116,3 +116,24 @@ func TestHostPrinterSet(t *testing.T) {
 		t.Errorf("%q", got)
 	}
 }
+
+// REMOTE_SET lines are limited too: with --max-rate 2, a burst of 5 shows
+// 2 and counts 3.
+func TestHostPrinterSetRate(t *testing.T) {
+	var out syncBuffer
+	now := time.Unix(100, 0)
+	p := &hostPrinter{w: &out, repl: replState{rate: 2, now: func() time.Time { return now }}}
+	pk, err := multiplayer.Parse(variant.Godot3, multiplayer.AppendSet(nil, 1, "", "x", []byte{2, 0, 0, 0, 1, 0, 0, 0}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 5; i++ {
+		p.event(&multiplayer.Event{From: 5, Packet: pk, Node: "Game", Method: "x", Args: []variant.Value{variant.Int(i)}})
+	}
+	now = now.Add(time.Second)
+	p.event(&multiplayer.Event{From: 5, Packet: pk, Node: "Game", Method: "x", Args: []variant.Value{variant.Int(9)}})
+	want := "5 -> 1 REMOTE_SET Game.x = 0\n5 -> 1 REMOTE_SET Game.x = 1\n… 3 REMOTE_SET lines not shown (--max-rate 2)\n5 -> 1 REMOTE_SET Game.x = 9\n"
+	if got := out.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
