@@ -181,6 +181,8 @@ type Event struct {
 	Method string
 	// Args are the decoded arguments of a REMOTE_CALL.
 	Args []variant.Value
+	// Replication is a SPAWN, DESPAWN, SYNC or DELTA decoded (Godot 4).
+	Replication *Replication
 	// Err is why the packet was refused, if it was.
 	Err error
 }
@@ -802,6 +804,14 @@ func (h *Host) refuseEvent(p *hostPeer, e *Event, err error) {
 // call, as far as the host knows them.
 func (h *Host) describe(from PeerID, e *Event) {
 	pk := &e.Packet
+	if pk.Command == CmdSpawn || pk.Command == CmdDespawn || pk.Command == CmdSync {
+		h.mu.Lock()
+		if p := h.peers[from]; p != nil {
+			h.decodeReplication(p.remote, e)
+		}
+		h.mu.Unlock()
+		return
+	}
 	if pk.Command != CmdRemoteCall && pk.Command != CmdRemoteSet {
 		return
 	}
@@ -839,6 +849,8 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 			h.simplify(r, pk) // past the budget, the path is not recorded
 		case CmdRemoteCall, CmdRemoteSet:
 			h.resolve(r, e)
+		case CmdSpawn, CmdDespawn, CmdSync:
+			h.decodeReplication(r, e)
 		}
 	}
 	h.mu.Unlock()
@@ -890,7 +902,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if h.o.OnBytes != nil {
 			h.o.OnBytes(from, pk.Payload)
 		}
-	case CmdRemoteCall:
+	case CmdRemoteCall, CmdRemoteSet:
 		h.mu.Lock()
 		nd, m, err := h.resolve(p.remote, e)
 		h.mu.Unlock()
@@ -900,11 +912,11 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if err != nil {
 			h.refuseEvent(p, e, err)
 		}
-	case CmdSpawn, CmdDespawn, CmdSync, CmdRemoteSet:
+	case CmdSpawn, CmdDespawn, CmdSync:
 		// Replication (a client with authority over a synchronizer sends
-		// SYNC to every peer, the host included) and Godot 3's rset: the
-		// host keeps no scene to apply them to. They are shown to Observe
-		// and dropped, without counting against the peer.
+		// SYNC to every peer, the host included): the host keeps no scene
+		// to apply them to. They are shown to Observe and dropped, without
+		// counting against the peer.
 	default:
 		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
 	}

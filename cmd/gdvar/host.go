@@ -36,6 +36,16 @@ it sees, one line each:
   1480974997 -> 1 REMOTE_CALL Lobby.hello("Ada", Vector2(1.5, -2))
   1480974997 -> 2093 (relay) REMOTE_CALL Main/Player.move(Vector2(3, 4))
   2093 -> 1 RAW 0a141e
+  2093 -> 1 SPAWN "P1" by Main/Spawner scene 0 net #1 sync #2 state(Vector2(10, 20), 100)
+  2093 -> 1 SYNC t=7 P1#2(Vector2(12, 20)) Main/World/Sync(Vector2(0, 4))
+  2093 -> 1 DELTA P1#2[1]("moved")
+
+SPAWN, DESPAWN, SYNC and DELTA (MultiplayerSpawner and
+MultiplayerSynchronizer, Godot 4) show the spawned node's name, the
+spawner's path, net and sync ids (named after the node they were spawned
+with) or the synchronizer's path, the values in Godot's text form (no
+property names: the order is the SceneReplicationConfig's) and, for DELTA,
+the indices of the changed on-change properties.
 
 Godot 4 names RPC methods by number: the host knows their names from
 --project (the @rpc functions of the scripts each scene attaches, and the
@@ -259,6 +269,7 @@ func parseRPCSpec(s string) (multiplayer.Node, error) {
 
 type hostPrinter struct {
 	mu      sync.Mutex
+	repl    replNames // what the SPAWNs seen named; guarded by mu
 	w       io.Writer
 	maxText int
 	hex     bool
@@ -323,9 +334,11 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 	if e.Relayed {
 		to = strconv.Itoa(int(e.To)) + " (relay)"
 	}
-	fmt.Fprintf(&b, "%d -> %s %s", e.From, to, e.Packet.Command)
+	fmt.Fprintf(&b, "%d -> %s %s", e.From, to, replCommand(e))
 	pk := &e.Packet
 	switch pk.Command {
+	case multiplayer.CmdSpawn, multiplayer.CmdDespawn, multiplayer.CmdSync:
+		p.replication(&b, e)
 	case multiplayer.CmdRemoteCall, multiplayer.CmdRemoteSet:
 		node := e.Node
 		if node == "" {
