@@ -1,11 +1,8 @@
 package enet
 
 import (
-	"bytes"
-	"compress/zlib"
 	"context"
 	"errors"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/netip"
@@ -175,10 +172,8 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 	switch {
 	case s.Compressor != nil:
 		h.compressor = s.Compressor
-	case s.Compression == CompressRangeCoder:
-		h.compressor = new(RangeCoder)
-	case s.Compression == CompressZlib:
-		h.compressor = zlibCompressor{}
+	default:
+		h.compressor = NewCompressor(s.Compression)
 	}
 	h.serviceTime = h.now()
 	h.wg.Add(2)
@@ -608,40 +603,4 @@ func (h *Host) newBuf() []byte {
 		return b
 	}
 	return make([]byte, 0, h.cfg.MTU+8) // a datagram never exceeds the host's MTU and its header
-}
-
-// zlibCompressor is Godot's COMPRESS_ZLIB: one zlib stream per body.
-type zlibCompressor struct{}
-
-func (zlibCompressor) Compress(dst, src []byte, limit int) []byte {
-	var b bytes.Buffer
-	w := zlib.NewWriter(&b)
-	w.Write(src)
-	w.Close()
-	if b.Len() > limit {
-		return nil
-	}
-	return append(dst, b.Bytes()...)
-}
-
-func (zlibCompressor) Decompress(dst, src []byte, limit int) ([]byte, bool) {
-	r, err := zlib.NewReader(bytes.NewReader(src))
-	if err != nil {
-		return dst, false
-	}
-	start := len(dst)
-	var chunk [4096]byte
-	for {
-		n, err := r.Read(chunk[:])
-		if len(dst)-start+n > limit {
-			return dst, false
-		}
-		dst = append(dst, chunk[:n]...)
-		if err == io.EOF {
-			return dst, true
-		}
-		if err != nil {
-			return dst, false
-		}
-	}
 }
