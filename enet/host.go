@@ -125,6 +125,9 @@ type Host struct {
 
 	// Statistics.
 	stats Stats
+	// queueSteps counts the steps of finding, queueing and dispatching
+	// incoming reliable commands, for tests that bound that work.
+	queueSteps uint64
 }
 
 // Stats counts a host's traffic and what it dropped.

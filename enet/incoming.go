@@ -605,26 +605,10 @@ func (h *Host) handleSendFragment(p *Peer, c *command, payload []byte) bool {
 	if !h.fragmentChecks(c) {
 		return false
 	}
-	var startCmd *inCmd
-	for i := len(ch.incomingReliable) - 1; i >= 0; i-- {
-		ic := ch.incomingReliable[i]
-		if start >= ch.incomingReliableSeq {
-			if ic.reliableSeq < ch.incomingReliableSeq {
-				continue
-			}
-		} else if ic.reliableSeq >= ch.incomingReliableSeq {
-			break
-		}
-		if ic.reliableSeq <= start {
-			if ic.reliableSeq < start {
-				break
-			}
-			if ic.cmd.number() != cmdSendFragment || c.totalLength != ic.totalLength || c.fragmentCount != ic.fragmentCount {
-				return false
-			}
-			startCmd = ic
-			break
-		}
+	h.queueSteps++
+	startCmd := ch.incomingReliable.get(start)
+	if startCmd != nil && (startCmd.cmd.number() != cmdSendFragment || c.totalLength != startCmd.totalLength || c.fragmentCount != startCmd.fragmentCount) {
+		return false
 	}
 	if startCmd == nil {
 		hc := *c
@@ -796,28 +780,10 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 	insert := 0
 	switch number {
 	case cmdSendFragment, cmdSendReliable:
-		if rseq == ch.incomingReliableSeq {
+		h.queueSteps++
+		if rseq == ch.incomingReliableSeq || ch.incomingReliable.get(rseq) != nil {
 			return discard()
 		}
-		list = &ch.incomingReliable
-		i := len(*list) - 1
-		for ; i >= 0; i-- {
-			ic := (*list)[i]
-			if rseq >= ch.incomingReliableSeq {
-				if ic.reliableSeq < ch.incomingReliableSeq {
-					continue
-				}
-			} else if ic.reliableSeq >= ch.incomingReliableSeq {
-				break
-			}
-			if ic.reliableSeq <= rseq {
-				if ic.reliableSeq < rseq {
-					break
-				}
-				return discard()
-			}
-		}
-		insert = i + 1
 	case cmdSendUnreliable, cmdSendUnreliableFragment:
 		useq = c.seq2
 		if rseq == ch.incomingReliableSeq && useq <= ch.incomingUnreliableSeq {
@@ -866,7 +832,7 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 			return nil, -1
 		}
 	}
-	if number == cmdSendReliable && len(ch.incomingReliable) == 0 && rseq == ch.incomingReliableSeq+1 {
+	if number == cmdSendReliable && ch.incomingReliable.n == 0 && rseq == ch.incomingReliableSeq+1 {
 		// The packet the channel waits for, nothing behind it: deliver
 		// it at once, as dispatchReliable would.
 		cost := inCmdOverhead + len(data)
@@ -914,15 +880,18 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 	ic.cost = cost
 	p.waiting += cost
 	h.waiting += cost
-	l := *list
-	l = append(l, nil)
-	copy(l[insert+1:], l[insert:])
-	l[insert] = ic
-	*list = l
 	switch number {
 	case cmdSendFragment, cmdSendReliable:
+		grew := ch.incomingReliable.put(ic)
+		p.waiting += grew
+		h.waiting += grew
 		h.dispatchReliable(p, ch)
 	default:
+		l := *list
+		l = append(l, nil)
+		copy(l[insert+1:], l[insert:])
+		l[insert] = ic
+		*list = l
 		h.dispatchUnreliable(p, ch, ic)
 	}
 	return ic, 1
@@ -931,10 +900,14 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 // deliver turns dispatched incoming commands into receive events.
 func (h *Host) deliver(p *Peer, cmds []*inCmd) {
 	for _, ic := range cmds {
-		ic.delivered = true
-		flags := ic.flags &^ UnreliableFragment
-		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: ic.cmd.channelID, Packet: ic.data, Flags: flags, cost: ic.cost})
+		h.deliverOne(p, ic)
 	}
+}
+
+func (h *Host) deliverOne(p *Peer, ic *inCmd) {
+	ic.delivered = true
+	flags := ic.flags &^ UnreliableFragment
+	h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: ic.cmd.channelID, Packet: ic.data, Flags: flags, cost: ic.cost})
 }
 
 // dispatchUnreliable is enet_peer_dispatch_incoming_unreliable_commands.
@@ -998,28 +971,41 @@ func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 	ch.incomingUnreliable = l[:w]
 }
 
-// dispatchReliable is enet_peer_dispatch_incoming_reliable_commands.
+// dispatchReliable is enet_peer_dispatch_incoming_reliable_commands: it
+// delivers the commands that follow the last one delivered, in order.
 func (h *Host) dispatchReliable(p *Peer, ch *channel) {
-	l := ch.incomingReliable
-	i := 0
-	for ; i < len(l); i++ {
-		ic := l[i]
-		if ic.fragmentsRemaining > 0 || ic.reliableSeq != ch.incomingReliableSeq+1 {
+	q := &ch.incomingReliable
+	delivered := false
+	for q.n > 0 {
+		h.queueSteps++
+		next := ch.incomingReliableSeq + 1
+		ic := q.get(next)
+		if ic == nil || ic.fragmentsRemaining > 0 {
 			break
 		}
-		ch.incomingReliableSeq = ic.reliableSeq
-		if ic.fragmentCount > 0 {
+		_, freed := q.take(next)
+		h.release(p, freed)
+		ch.incomingReliableSeq = next
+		if ic.fragmentCount > 1 {
+			// The fragments took the sequence numbers after the first;
+			// a command another sent with one of them can never be
+			// delivered: drop it.
+			span := min(ic.fragmentCount-1, 0x8000)
+			for s := uint32(1); s <= span && q.n > 0; s++ {
+				h.queueSteps++
+				if stale, freed := q.take(next + uint16(s)); stale != nil {
+					h.release(p, stale.cost+freed)
+				}
+			}
 			ch.incomingReliableSeq += uint16(ic.fragmentCount - 1)
 		}
+		h.deliverOne(p, ic)
+		delivered = true
 	}
-	if i == 0 {
+	if !delivered {
 		return
 	}
 	ch.incomingUnreliableSeq = 0
-	h.deliver(p, l[:i])
-	n := copy(l, l[i:])
-	clear(l[n:])
-	ch.incomingReliable = l[:n]
 	if len(ch.incomingUnreliable) > 0 {
 		h.dispatchUnreliable(p, ch, nil)
 	}

@@ -131,7 +131,7 @@ type channel struct {
 	reliableWindows       [reliableWindows]uint16
 	incomingReliableSeq   uint16
 	incomingUnreliableSeq uint16
-	incomingReliable      []*inCmd
+	incomingReliable      reliableQueue
 	incomingUnreliable    []*inCmd
 }
 
@@ -578,9 +578,8 @@ func (h *Host) resetQueues(p *Peer) {
 		if c == nil {
 			continue
 		}
-		for _, ic := range c.incomingReliable {
-			h.release(p, ic.cost)
-		}
+		c.incomingReliable.each(func(ic *inCmd) { h.release(p, ic.cost) })
+		h.release(p, c.incomingReliable.cost)
 		for _, ic := range c.incomingUnreliable {
 			h.release(p, ic.cost)
 		}
