@@ -83,10 +83,19 @@ type Config struct {
 	MaxOutgoingData int
 	// MaxPendingConnections caps the incoming connections that are in
 	// their handshake (CONNECT received, not yet acknowledged). Further
-	// CONNECTs are dropped. Default 64.
+	// CONNECTs are dropped, and the clients' resent CONNECTs find room
+	// once handshakes complete or time out. Default 64.
 	MaxPendingConnections int
+	// MaxPendingPerIP caps the handshakes in progress from one IP
+	// address, checked before MaxPendingConnections, so that one address
+	// cannot hold every pending place. Default MaxPendingConnections/8
+	// (at least 1).
+	MaxPendingPerIP int
 	// MaxPeersPerIP caps the peers from one IP address (ENet's
-	// duplicatePeers). Default: PeerLimit (no extra limit, as ENet).
+	// duplicatePeers), checked before a peer slot is taken. Default:
+	// PeerLimit (no extra limit, as ENet). A CONNECT refused by it, or
+	// because every slot is taken, is answered with a DISCONNECT, so the
+	// client fails at once instead of after its timeout.
 	MaxPeersPerIP int
 	// RefuseConnections makes the host drop every CONNECT: a host that
 	// only dials out. Dial sets it.
@@ -163,6 +172,7 @@ func (c *Config) settings() (settings, error) {
 	def(&s.MaxOutgoingData, DefaultMaxOutgoingData)
 	def(&s.MaxPendingConnections, DefaultMaxPendingConnections)
 	def(&s.MaxPeersPerIP, s.PeerLimit)
+	def(&s.MaxPendingPerIP, max(1, s.MaxPendingConnections/8))
 	def(&s.TimeoutLimit, DefaultTimeoutLimit)
 	dur := func(v *time.Duration, d time.Duration) uint32 {
 		if *v == 0 {
@@ -195,7 +205,7 @@ func (c *Config) settings() (settings, error) {
 		return s, fmt.Errorf("enet: negative budget")
 	case s.Compression < CompressNone || s.Compression > CompressZlib:
 		return s, fmt.Errorf("enet: unknown %v", s.Compression)
-	case s.ServiceInterval < 0 || s.TimeoutLimit < 0 || s.MaxPendingConnections < 0 || s.MaxPeersPerIP < 0:
+	case s.ServiceInterval < 0 || s.TimeoutLimit < 0 || s.MaxPendingConnections < 0 || s.MaxPeersPerIP < 0 || s.MaxPendingPerIP < 0:
 		return s, fmt.Errorf("enet: negative setting")
 	}
 	return s, nil

@@ -142,6 +142,10 @@ type Stats struct {
 	// CommandsRefused counts commands refused (malformed, out of window,
 	// over budget); the rest of their datagram is ignored.
 	CommandsRefused uint64
+	// ConnectsRefused counts CONNECTs refused because every peer slot was
+	// taken or their address had MaxPeersPerIP peers; each was answered
+	// with a DISCONNECT.
+	ConnectsRefused uint64
 }
 
 type datagram struct {

@@ -166,7 +166,7 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 		return nil
 	}
 	slot := -1
-	duplicates := 0
+	duplicates, pending := 0, 0
 	for i, q := range h.peers {
 		if q == nil {
 			if slot < 0 {
@@ -179,10 +179,18 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 				return nil // a resent CONNECT of a handshake in progress
 			}
 			duplicates++
+			if q.pending {
+				pending++
+			}
 		}
 	}
-	if slot < 0 || duplicates >= h.cfg.MaxPeersPerIP || h.pending >= h.cfg.MaxPendingConnections {
+	// The address's own limits come first, then the places all share.
+	if duplicates >= h.cfg.MaxPeersPerIP || slot < 0 {
+		h.refuseConnect(c, ap, addr)
 		return nil
+	}
+	if pending >= h.cfg.MaxPendingPerIP || h.pending >= h.cfg.MaxPendingConnections {
+		return nil // dropped: the client resends its CONNECT
 	}
 	if channelCount > uint32(h.cfg.ChannelLimit) {
 		channelCount = uint32(h.cfg.ChannelLimit)
@@ -271,6 +279,30 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 	}
 	h.queueOutgoing(p, &v, nil, 0, 0)
 	return p
+}
+
+// refuseConnect answers a CONNECT the host has no room for with an
+// unsequenced DISCONNECT addressed to the connecting peer, as
+// enet_peer_disconnect_now would send it: the client's connection fails at
+// once instead of after its timeout. Nothing is kept; the answer is
+// smaller than the CONNECT.
+func (h *Host) refuseConnect(c *command, ap netip.AddrPort, addr net.Addr) {
+	h.stats.ConnectsRefused++
+	if c.outgoingPeerID >= maxPeerID {
+		return
+	}
+	out := h.newBuf()
+	out = binary.BigEndian.AppendUint16(out, c.outgoingPeerID)
+	var cmd [8]byte
+	body := appendCommand(cmd[:0], &command{command: cmdDisconnect | flagUnsequenced, channelID: 0xFF})
+	if h.cfg.Checksum {
+		var seed [4]byte
+		binary.LittleEndian.PutUint32(seed[:], c.connectID)
+		out = binary.BigEndian.AppendUint32(out, enetCRC32(out[:2], seed[:], body))
+	}
+	out = append(out, body...)
+	h.outbox = append(h.outbox, datagram{ap: ap, addr: addr, b: out})
+	h.wakeSender()
 }
 
 func (h *Host) handleVerifyConnect(p *Peer, c *command) bool {

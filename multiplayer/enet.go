@@ -41,8 +41,10 @@ type ENetOptions struct {
 	Compression godotcompress.Mode
 	// ENet holds the settings of the ENet host: PeerLimit (the engine's
 	// max_clients, default 32), bandwidth, MTU, timeouts and budgets. Its
-	// MaxPacketSize defaults to DefaultENetMaxPacketSize here. Its
-	// Compression and Compressor are set from Compression.
+	// MaxPacketSize defaults to DefaultENetMaxPacketSize here, and its
+	// MaxPeersPerIP to DefaultMaxPeersPerIP, so that one address cannot
+	// take every peer slot before a Host's own limit per address is
+	// checked. Its Compression and Compressor are set from Compression.
 	ENet enet.Config
 	// Channels is the number of channels a dialled link asks for; 0 means
 	// the engine's default (Godot 3: 3, Godot 4: 255).
@@ -63,6 +65,9 @@ func (o ENetOptions) config() (*enet.Config, error) {
 	cfg := o.ENet
 	if cfg.MaxPacketSize == 0 {
 		cfg.MaxPacketSize = DefaultENetMaxPacketSize
+	}
+	if cfg.MaxPeersPerIP == 0 {
+		cfg.MaxPeersPerIP = DefaultMaxPeersPerIP
 	}
 	if err := godotcompress.Configure(&cfg, o.Compression); err != nil {
 		return nil, err
@@ -313,7 +318,15 @@ func ListenENet(ctx context.Context, addr string, o ENetOptions) (Listener, erro
 	if err != nil {
 		return nil, err
 	}
-	l := &enetListener{h: h, o: o, accept: make(chan *enetLink, 64), links: map[*enet.Peer]*enetLink{}, ids: map[PeerID]*enetLink{}, done: make(chan struct{})}
+	// Every link waiting to be accepted holds one of the host's peer
+	// slots, so a queue as long as PeerLimit never overflows: the only
+	// shared capacity is the slots, which the host hands out after its
+	// limits per address.
+	slots := cfg.PeerLimit
+	if slots == 0 {
+		slots = enet.DefaultPeerLimit
+	}
+	l := &enetListener{h: h, o: o, accept: make(chan *enetLink, slots), links: map[*enet.Peer]*enetLink{}, ids: map[PeerID]*enetLink{}, done: make(chan struct{})}
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	go l.serve()
 	return l, nil
@@ -360,9 +373,9 @@ func (l *enetListener) serve() {
 			l.mu.Unlock()
 			select {
 			case l.accept <- lk:
-			default: // nobody accepts: refuse
+			default: // cannot happen (see ListenENet); refuse, and say so
 				l.remove(lk)
-				ev.Peer.Reset()
+				ev.Peer.DisconnectNow(0)
 			}
 			continue
 		case enet.EventReceive:
