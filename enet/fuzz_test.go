@@ -97,7 +97,7 @@ func FuzzDatagrams(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, compression := range []Compression{CompressNone, CompressRangeCoder} {
 			h := newReplayHost(t, &Config{Compression: compression, PeerLimit: 4, MaxWaitingData: 64 << 10,
-				MaxPacketSize: 256 << 10, MaxHostWaitingData: 128 << 10})
+				MaxPacketSize: 256 << 10, MaxHostWaitingData: 128 << 10, MaxPeerMemory: 256 << 10, MaxHostMemory: 512 << 10})
 			ap := netip.MustParseAddrPort("127.0.0.1:5000")
 			now := uint32(replayClock)
 			for _, d := range splitConversation(b) {
@@ -125,10 +125,16 @@ func checkBudgets(t *testing.T, h *Host) {
 		if p.waiting < 0 || p.waiting > h.cfg.MaxWaitingData+2*h.cfg.MaxPacketSize {
 			t.Fatalf("peer waiting %d", p.waiting)
 		}
-		sum += p.waiting
+		if p.queued < 0 || p.memory() > h.cfg.MaxPeerMemory {
+			t.Fatalf("peer holds %d bytes (%d received, %d to send), MaxPeerMemory %d", p.memory(), p.waiting, p.queued, h.cfg.MaxPeerMemory)
+		}
+		sum += p.memory()
 	}
 	if h.waiting < 0 || h.waiting > h.cfg.MaxHostWaitingData+2*h.cfg.MaxPacketSize {
 		t.Fatalf("host waiting %d", h.waiting)
+	}
+	if h.memory() > h.cfg.MaxHostMemory {
+		t.Fatalf("host holds %d bytes, MaxHostMemory %d", h.memory(), h.cfg.MaxHostMemory)
 	}
 	_ = sum
 }

@@ -100,7 +100,8 @@ type Host struct {
 	pending     int     // peers in their incoming handshake
 	connected   int     // connectedPeers
 	bwLimited   int     // bandwidthLimitedPeers
-	waiting     int     // bytes charged to MaxHostWaitingData
+	waiting     int     // incoming bytes charged to MaxHostWaitingData and MaxHostMemory
+	queued      int     // outgoing bytes charged to MaxHostMemory
 	totalQueued uint32
 	bwEpoch     uint32
 	recalcBW    bool
@@ -146,6 +147,9 @@ type Stats struct {
 	// taken or their address had MaxPeersPerIP peers; each was answered
 	// with a DISCONNECT.
 	ConnectsRefused uint64
+	// Memory is what the host holds for its peers now, as charged to
+	// MaxHostMemory.
+	Memory int
 }
 
 type datagram struct {
@@ -249,7 +253,9 @@ func (h *Host) LocalAddr() net.Addr { return h.conn.LocalAddr() }
 func (h *Host) Stats() Stats {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.stats
+	s := h.stats
+	s.Memory = h.memory()
+	return s
 }
 
 // Peers returns the peers that are connected now.

@@ -537,7 +537,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		if wasSent {
 			p.reliableDataInTransit -= oc.fragmentLength
 		}
-		p.queued -= oc.cost
+		h.uncharge(p, oc.cost)
 	}
 	h.recycle(oc)
 	if len(p.sentReliable) > 0 {
@@ -729,8 +729,9 @@ func (h *Host) addFragment(p *Peer, ch *channel, ic *inCmd, c *command, payload 
 	if ic.fragmentsRemaining == 0 || ic.fragments[n/32]&(1<<(n%32)) != 0 {
 		return true // a duplicate, or a fragment of a packet already complete
 	}
-	cost := len(payload) + 32
-	if p.waiting+cost > h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting+cost > h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize {
+	cost := allocSize(len(payload)) + pieceOverhead
+	if p.waiting+cost > h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting+cost > h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize ||
+		!h.canReceive(p, cost) {
 		return false
 	}
 	if ic.received+uint32(len(payload)) > ic.totalLength {
@@ -760,7 +761,9 @@ func (h *Host) addFragment(p *Peer, ch *channel, ic *inCmd, c *command, payload 
 	ic.data = data
 	ic.pieces = nil
 	ic.fragments = nil
-	newCost := int(ic.totalLength) + inCmdOverhead
+	// The pieces were charged at least what the packet now takes, but
+	// for the rounding of a large allocation to whole pages.
+	newCost := min(allocSize(int(ic.totalLength))+inCmdOverhead, ic.cost)
 	h.release(p, ic.cost-newCost)
 	ic.cost = newCost
 	if ic.cmd.number() == cmdSendFragment {
@@ -864,10 +867,20 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 			return nil, -1
 		}
 	}
+	cost := inCmdOverhead + allocSize(len(data))
+	if fragmentCount > 0 {
+		cost = inCmdOverhead + allocSize(int((fragmentCount+31)/32)*4)
+	}
+	reserve := cost
+	if number == cmdSendReliable || number == cmdSendFragment {
+		reserve += relDirCost + relPageCost // the index may grow
+	}
+	if !h.canReceive(p, reserve) {
+		return nil, -1
+	}
 	if number == cmdSendReliable && ch.incomingReliable.n == 0 && rseq == ch.incomingReliableSeq+1 {
 		// The packet the channel waits for, nothing behind it: deliver
 		// it at once, as dispatchReliable would.
-		cost := inCmdOverhead + len(data)
 		p.waiting += cost
 		h.waiting += cost
 		ch.incomingReliableSeq = rseq
@@ -882,7 +895,6 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		number == cmdSendUnreliable && rseq == ch.incomingReliableSeq) {
 		// Nothing queued before it: dispatchUnreliable would deliver it
 		// at once (the older ones were discarded above).
-		cost := inCmdOverhead + len(data)
 		p.waiting += cost
 		h.waiting += cost
 		if number == cmdSendUnreliable {
@@ -899,15 +911,11 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		fragmentsRemaining: fragmentCount,
 		flags:              flags,
 	}
-	cost := inCmdOverhead
 	if fragmentCount > 0 {
-		words := (fragmentCount + 31) / 32
-		ic.fragments = make([]uint32, words)
+		ic.fragments = make([]uint32, (fragmentCount+31)/32)
 		ic.totalLength = c.totalLength
-		cost += int(words) * 4
 	} else {
 		ic.data = append([]byte(nil), data...)
-		cost += len(data)
 	}
 	ic.cost = cost
 	p.waiting += cost

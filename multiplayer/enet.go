@@ -2,6 +2,7 @@ package multiplayer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -41,10 +42,13 @@ type ENetOptions struct {
 	Compression godotcompress.Mode
 	// ENet holds the settings of the ENet host: PeerLimit (the engine's
 	// max_clients, default 32), bandwidth, MTU, timeouts and budgets. Its
-	// MaxPacketSize defaults to DefaultENetMaxPacketSize here, and its
+	// MaxPacketSize defaults to DefaultENetMaxPacketSize here; its
 	// MaxPeersPerIP to DefaultMaxPeersPerIP, so that one address cannot
 	// take every peer slot before a Host's own limit per address is
-	// checked. Its Compression and Compressor are set from Compression.
+	// checked; and its MaxPeerMemory (everything ENet holds for one peer,
+	// both ways) to MaxQueuedBytes and two packets of MaxPacketSize, so
+	// that ENet's queues hold about what the link's own budget says. Its
+	// Compression and Compressor are set from Compression.
 	ENet enet.Config
 	// Channels is the number of channels a dialled link asks for; 0 means
 	// the engine's default (Godot 3: 3, Godot 4: 255).
@@ -68,6 +72,13 @@ func (o ENetOptions) config() (*enet.Config, error) {
 	}
 	if cfg.MaxPeersPerIP == 0 {
 		cfg.MaxPeersPerIP = DefaultMaxPeersPerIP
+	}
+	if cfg.MaxPeerMemory == 0 {
+		q := o.MaxQueuedBytes
+		if q <= 0 {
+			q = DefaultMaxQueuedBytes
+		}
+		cfg.MaxPeerMemory = q + 2*cfg.MaxPacketSize
 	}
 	if err := godotcompress.Configure(&cfg, o.Compression); err != nil {
 		return nil, err
@@ -280,7 +291,14 @@ func (l *enetLink) WriteFrame(f Frame) error {
 			l.buf = nil
 		}
 	}
-	return l.peer.Send(ch, data, flags) // Send copies data
+	err := l.peer.Send(ch, data, flags) // Send copies data
+	if errors.Is(err, enet.ErrQueueFull) {
+		// The peer does not take what is sent (or the ENet host's budget
+		// is spent): the link ends, and what ENet holds for it goes now
+		// rather than when a graceful disconnection would drain it.
+		l.peer.Disconnect(0)
+	}
+	return err
 }
 
 func (l *enetLink) Close() error {

@@ -98,3 +98,57 @@ func TestENetFloodFromOneAddress(t *testing.T) {
 		}
 	}
 }
+
+// Four clients that stop reading (their ENet hosts vanish without a
+// word, so nothing they are sent is acknowledged) while the host sends
+// them 64 KiB frames: ENet holds at most MaxPeerMemory for each (by
+// default MaxQueuedBytes and two packets, about 6 MiB, where ENet's own
+// outgoing budget let 64 MiB pile up for each), and each link fails with
+// the budget error instead of growing.
+func TestENetPeersThatStopReading(t *testing.T) {
+	ln, err := ListenENet(context.Background(), "127.0.0.1:0", ENetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	eh := ln.(*enetListener).h
+	var links []Link
+	for range 4 {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		c, err := DialENet(ctx, ln.Addr().String(), ENetOptions{})
+		if err != nil {
+			cancel()
+			t.Fatal(err)
+		}
+		link, err := ln.Accept(ctx)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		links = append(links, link)
+		c.(*enetLink).host.Close() // gone, without a DISCONNECT
+	}
+	perPeer := DefaultMaxQueuedBytes + 2*DefaultENetMaxPacketSize
+	frame := Frame{Kind: FrameData, Mode: Reliable, Data: make([]byte, 64<<10)}
+	failed := 0
+	most := 0
+	for round := 0; round < 2000 && failed < len(links); round++ {
+		failed = 0
+		for _, l := range links {
+			if err := l.WriteFrame(frame); err != nil {
+				failed++
+			}
+		}
+		most = max(most, eh.Stats().Memory)
+		if m := eh.Stats().Memory; m > len(links)*perPeer {
+			t.Fatalf("round %d: ENet holds %d bytes for %d peers; budget %d each", round, m, len(links), perPeer)
+		}
+	}
+	t.Logf("ENet held %d bytes at most", most)
+	if failed < len(links) {
+		t.Fatalf("only %d of %d links failed after 2000 frames each", failed, len(links))
+	}
+	if m := eh.Stats().Memory; m != 0 {
+		t.Errorf("the failed links still hold %d bytes", m)
+	}
+}

@@ -35,12 +35,15 @@ func hostileBodies(t *testing.T) map[string][]byte {
 	if len(zb) > 3992 {
 		t.Fatalf("zlib bomb of %d bytes", len(zb))
 	}
-	// FastLZ level 2: a literal, then matches of 3+255*k bytes.
-	lz := []byte{0x20 | 0, 'x'} // level 2, literal run of 1
-	for len(lz) < 3990 {
-		lz = append(lz, 7<<5|0, 255, 255, 255, 255, 0) // long match, distance 1
-		lz = lz[:len(lz)-1]
-		lz = append(lz, 0)
+	// FastLZ level 2 (0x20): a literal byte, then long matches (length
+	// code 7, extended by 255, 255, 255, 0) at distance 1: 774 bytes out
+	// for every 6 in.
+	lz := []byte{0x20, 'x'}
+	for len(lz)+6 <= 3992 {
+		lz = append(lz, 7<<5, 255, 255, 255, 0, 0)
+	}
+	if out, _ := NewFastLZ().Decompress(nil, lz, 1<<20); len(out) < 256<<10 {
+		t.Fatalf("the FastLZ body expands to only %d bytes", len(out))
 	}
 	rc := new(enet.RangeCoder)
 	rcb := rc.Compress(nil, make([]byte, 1<<20), 1<<20)
