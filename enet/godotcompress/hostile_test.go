@@ -26,7 +26,7 @@ func zstdRLEFrame(windowLog uint, block, blocks int) []byte {
 
 // hostileBodies are datagram bodies (at most 3,992 bytes) that claim or
 // expand to far more than a datagram, for each compression mode.
-func hostileBodies(t *testing.T) map[string][]byte {
+func hostileBodies(t testing.TB) map[string][]byte {
 	var z bytes.Buffer
 	w, _ := zlib.NewWriterLevel(&z, zlib.BestCompression)
 	w.Write(make([]byte, 1<<20))
@@ -62,7 +62,7 @@ func hostileBodies(t *testing.T) map[string][]byte {
 }
 
 // decompressors are every mode's decompressor, as a host uses them.
-func decompressors(t *testing.T) map[string]enet.Compressor {
+func decompressors(t testing.TB) map[string]enet.Compressor {
 	out := map[string]enet.Compressor{}
 	for _, m := range []Mode{RangeCoder, FastLZ, Zlib, Zstd} {
 		var cfg enet.Config
@@ -170,4 +170,29 @@ func randomBytes(n int) []byte {
 		b[i] = byte(x)
 	}
 	return b
+}
+
+// FuzzDecompress feeds any body to every mode's decompressor: nothing
+// panics, nothing beyond the limit is returned as valid, and what a
+// decompressor returns holds at most the limit and one Zstandard block.
+func FuzzDecompress(f *testing.F) {
+	for _, b := range hostileBodies(f) {
+		f.Add(b)
+	}
+	for _, c := range decompressors(f) {
+		f.Add(c.Compress(nil, bytes.Repeat([]byte("enet "), 200), 1<<20))
+	}
+	cs := decompressors(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		const limit = 4092
+		for mode, c := range cs {
+			out, ok := c.Decompress(make([]byte, 4, 64), body, limit)
+			if ok && len(out)-4 > limit {
+				t.Fatalf("%s: %d bytes accepted, limit %d", mode, len(out)-4, limit)
+			}
+			if len(out)-4 > limit+maxZstdWindow {
+				t.Fatalf("%s: %d bytes decoded, limit %d", mode, len(out)-4, limit)
+			}
+		}
+	})
 }
