@@ -127,7 +127,7 @@ type Host struct {
 	// Statistics.
 	stats Stats
 	// queueSteps counts the steps of finding, queueing and dispatching
-	// incoming reliable commands, for tests that bound that work.
+	// incoming commands, for tests that bound that work.
 	queueSteps uint64
 }
 

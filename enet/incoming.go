@@ -825,8 +825,12 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 			return discard()
 		}
 		list = &ch.incomingUnreliable
+		if len(*list) >= maxWaitingUnreliable {
+			return discard()
+		}
 		i := len(*list) - 1
 		for ; i >= 0; i-- {
+			h.queueSteps++
 			ic := (*list)[i]
 			if ic.cmd.number() == cmdSendUnsequenced {
 				continue
@@ -854,6 +858,9 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		insert = i + 1
 	case cmdSendUnsequenced:
 		list = &ch.incomingUnreliable
+		if len(*list) >= maxWaitingUnreliable {
+			return discard()
+		}
 		insert = len(*list)
 	default:
 		return discard()
@@ -950,14 +957,23 @@ func (h *Host) deliverOne(p *Peer, ic *inCmd) {
 	h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: ic.cmd.channelID, Packet: ic.data, Flags: flags, cost: ic.cost})
 }
 
+// maxWaitingUnreliable caps the unreliable and unsequenced commands a
+// channel keeps waiting (for the reliable command they follow, or behind
+// one that does): a command beyond it is dropped, as a lost unreliable
+// packet is. The list is ordered and walked as libenet walks it, so the
+// cap bounds the steps one command can cost.
+const maxWaitingUnreliable = 1024
+
 // dispatchUnreliable is enet_peer_dispatch_incoming_unreliable_commands.
 // keep is a command just queued that a caller still fills (a fragment
 // collector): it is not dropped now.
 func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 	l := ch.incomingUnreliable
 	start, dropped := 0, 0
+	delivered := false
 	i := 0
 	for ; i < len(l); i++ {
+		h.queueSteps++
 		ic := l[i]
 		if ic.cmd.number() == cmdSendUnsequenced {
 			continue
@@ -969,6 +985,7 @@ func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 			}
 			if start != i {
 				h.deliver(p, l[start:i])
+				delivered = true
 				dropped = i
 			} else if dropped != i {
 				dropped = i - 1
@@ -985,19 +1002,25 @@ func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 			dropped = i + 1
 			if start != i {
 				h.deliver(p, l[start:i])
+				delivered = true
 			}
 		}
 		start = i + 1
 	}
 	if start != i {
 		h.deliver(p, l[start:i])
+		delivered = true
 		dropped = i
+	}
+	if !delivered && dropped <= 0 {
+		return // nothing leaves the list
 	}
 	// The commands before dropped that were not delivered are dropped
 	// (the delivered ones moved their cost to their events). The
 	// commands after start that were delivered leave the list as well.
 	w := 0
 	for j, ic := range l {
+		h.queueSteps++
 		switch {
 		case ic.delivered:
 		case j < dropped && ic != keep:

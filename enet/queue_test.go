@@ -181,3 +181,57 @@ func BenchmarkReverseReliable(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/command")
 }
+
+func unreliable(ch uint8, seq, useq uint16, data []byte) []any {
+	return []any{command{command: cmdSendUnreliable, channelID: ch, seq: seq, seq2: useq, dataLength: uint16(len(data))}, data}
+}
+
+// Unreliable commands that wait for the reliable one they follow, sent in
+// either order, cost a bounded number of steps each: a channel keeps at
+// most maxWaitingUnreliable of them (more are dropped, as lost unreliable
+// packets are), and a command that leaves the waiting list unchanged does
+// not walk it. Before, each one walked the whole list, up to the 32 MiB
+// of MaxWaitingData: quadratic in either order.
+func TestWaitingUnreliableIsBounded(t *testing.T) {
+	const n = 30000
+	for _, reverse := range []bool{false, true} {
+		h := newReplayHost(t, nil)
+		r := connectReplay(t, h, netip.MustParseAddrPort("127.0.0.1:5000"), 1)
+		h.mu.Lock()
+		h.queueSteps = 0
+		h.mu.Unlock()
+		for i := range n {
+			useq := uint16(i + 1)
+			if reverse {
+				useq = uint16(n - i)
+			}
+			r.send(unreliable(0, 1, useq, []byte{byte(useq)})) // after reliable 1, not yet here
+			r.send([]any{command{command: cmdSendUnsequenced | flagUnsequenced, channelID: 0, seq2: uint16(i + 1), dataLength: 1}, []byte{0}})
+		}
+		h.mu.Lock()
+		steps := h.queueSteps
+		h.mu.Unlock()
+		r.send(reliable(0, 1, []byte("r")))
+		evs := takeEvents(h)
+		t.Logf("reverse %v: %d steps for %d commands; %d packets delivered", reverse, steps, 2*n, len(evs))
+		if steps > 8*2*n {
+			t.Errorf("reverse %v: %d steps for %d commands", reverse, steps, 2*n)
+		}
+		last := -1
+		sequenced := 0
+		for _, ev := range evs {
+			if ev.Flags != 0 {
+				continue
+			}
+			sequenced++
+			if int(ev.Packet[0]) == last {
+				t.Fatalf("packet %d delivered twice", last)
+			}
+			last = int(ev.Packet[0])
+		}
+		if sequenced == 0 {
+			t.Errorf("reverse %v: no unreliable packet delivered after the reliable one", reverse)
+		}
+		h.Close()
+	}
+}
