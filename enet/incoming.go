@@ -939,7 +939,11 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		copy(l[insert+1:], l[insert:])
 		l[insert] = ic
 		*list = l
-		h.dispatchUnreliable(p, ch, ic)
+		if number == cmdSendUnsequenced || rseq == ch.incomingReliableSeq {
+			// A command that waits for a later reliable one changes what
+			// can be delivered now in nothing.
+			h.dispatchUnreliable(p, ch, ic)
+		}
 	}
 	return ic, 1
 }
@@ -962,7 +966,7 @@ func (h *Host) deliverOne(p *Peer, ic *inCmd) {
 // one that does): a command beyond it is dropped, as a lost unreliable
 // packet is. The list is ordered and walked as libenet walks it, so the
 // cap bounds the steps one command can cost.
-const maxWaitingUnreliable = 1024
+const maxWaitingUnreliable = 256
 
 // dispatchUnreliable is enet_peer_dispatch_incoming_unreliable_commands.
 // keep is a command just queued that a caller still fills (a fragment

@@ -235,3 +235,33 @@ func TestWaitingUnreliableIsBounded(t *testing.T) {
 		h.Close()
 	}
 }
+
+// The worst a peer can make of the waiting list: fill it in reverse order
+// behind a reliable command, let the reliable one in, and again. Each
+// command then costs at most about half the cap in steps.
+func TestWaitingUnreliableWorstCycle(t *testing.T) {
+	h := newReplayHost(t, nil)
+	defer h.Close()
+	r := connectReplay(t, h, netip.MustParseAddrPort("127.0.0.1:5000"), 1)
+	h.mu.Lock()
+	h.queueSteps = 0
+	h.mu.Unlock()
+	const cycles = 50
+	commands := 0
+	for k := range uint16(cycles) {
+		for useq := uint16(maxWaitingUnreliable); useq >= 1; useq-- {
+			r.send(unreliable(0, k+1, useq, []byte{1}))
+			commands++
+		}
+		r.send(reliable(0, k+1, []byte("r")))
+		commands++
+		takeEvents(h)
+	}
+	h.mu.Lock()
+	steps := h.queueSteps
+	h.mu.Unlock()
+	t.Logf("%d steps for %d commands: %.0f each", steps, commands, float64(steps)/float64(commands))
+	if steps > uint64(maxWaitingUnreliable*commands) {
+		t.Errorf("%d steps for %d commands", steps, commands)
+	}
+}
