@@ -178,7 +178,9 @@ func TestSendChargesRealCost(t *testing.T) {
 		charged, _ := memoryOf(h, r.p)
 		grew := int(after.HeapAlloc) - int(before.HeapAlloc)
 		t.Logf("%d-byte packets: heap +%d, charged %d", size, grew, charged)
-		if grew > charged+64<<10 || charged > 2*grew {
+		// The slack is for the host's own buffers (datagrams it keeps for
+		// reuse: at most 256 of MTU size), which no peer is charged.
+		if grew > charged+512<<10 || charged > 2*grew {
 			t.Errorf("%d-byte packets: heap +%d bytes, charged %d", size, grew, charged)
 		}
 		runtime.KeepAlive(packet)

@@ -18,7 +18,7 @@ var (
 	ErrNoFreePeer    = errors.New("enet: no free peer slot")
 	ErrChannel       = errors.New("enet: channel out of range")
 	ErrTooLarge      = errors.New("enet: packet larger than MaxPacketSize")
-	ErrQueueFull     = errors.New("enet: outgoing budget of the peer used up")
+	ErrQueueFull     = errors.New("enet: send budget used up")
 	ErrConnectFailed = errors.New("enet: connection failed")
 )
 
