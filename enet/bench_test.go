@@ -31,6 +31,11 @@ func goSink(ctx context.Context, h *Host) {
 	}
 }
 
+// pushBack is the configuration of a sender that waits when Send says
+// ErrQueueFull: its outgoing budget is below MaxPeerMemory, so Send pushes
+// back before the peer would be disconnected.
+var pushBack = &Config{MaxOutgoingData: 16 << 20}
+
 // goSend sends n packets with flags and "done", and waits for the answer.
 func goSend(b *testing.B, h *Host, p *Peer, n int, flags Flags) {
 	data := make([]byte, benchPacket)
@@ -79,7 +84,7 @@ func BenchmarkGoToGo(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			go goSink(ctx, srv)
-			cli, p, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 0, nil)
+			cli, p, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 0, pushBack)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -103,7 +108,7 @@ func BenchmarkGoToC(b *testing.B) {
 			port := strings.Fields(c.Next(&at, "listening", 10*time.Second))[1]
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, nil)
+			cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, pushBack)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -67,26 +67,55 @@ type Config struct {
 	// MaxPacketSize is the largest packet sent or accepted, fragmented or
 	// not. Default 32 MiB (ENet's default).
 	MaxPacketSize int
+	// MaxPeerMemory is the per-peer budget for everything the host holds
+	// for one peer, both ways, at what it really costs (the bytes of the
+	// packets, as the allocator rounds them, and the structures that
+	// queue them): packets queued by Send, sent and not yet acknowledged,
+	// or not yet sent; received packets not yet taken with Service;
+	// fragments of packets being reassembled; the index of reliable
+	// commands waiting for an earlier one. A Send that would take a peer
+	// beyond it disconnects the peer (a DISCONNECT is sent, everything
+	// queued for and from it is dropped, an EventDisconnect follows) and
+	// fails with ErrQueueFull; received data beyond it is refused, as
+	// beyond MaxWaitingData. Default 64 MiB.
+	MaxPeerMemory int
+	// MaxHostMemory is the same budget for all the host's peers together.
+	// Beyond it, Send fails with ErrQueueFull (the peer stays) and
+	// received data is refused. Default 256 MiB.
+	MaxHostMemory int
 	// MaxWaitingData is the per-peer budget for received data not yet
 	// taken with Service, including packets being reassembled from
-	// fragments. When it is used up, new incoming packets of the peer are
-	// dropped (reliable ones are then retransmitted by the sender later).
-	// Default 32 MiB (ENet's maximumWaitingData). A peer never holds more
-	// than MaxWaitingData + MaxPacketSize.
+	// fragments and the reliable index, within MaxPeerMemory. When it is
+	// used up, new incoming packets of the peer are dropped (reliable ones
+	// are then retransmitted by the sender later), except the packet a
+	// channel waits for next, which may take the peer up to one more
+	// MaxPacketSize (and never beyond MaxPeerMemory), so that a gap can
+	// always be filled. Default 32 MiB (ENet's maximumWaitingData).
 	MaxWaitingData int
 	// MaxHostWaitingData is the same budget for all peers of the host
-	// together. Default 256 MiB.
+	// together. Default MaxHostMemory.
 	MaxHostWaitingData int
 	// MaxOutgoingData is the per-peer budget for packets queued by Send
-	// and not yet acknowledged (reliable) or sent (unreliable); Send
-	// fails with ErrQueueFull beyond it. Default 64 MiB.
+	// and not yet acknowledged (reliable) or sent (unreliable), within
+	// MaxPeerMemory; Send fails with ErrQueueFull beyond it and the peer
+	// stays connected. Default MaxPeerMemory: set it lower to have Send
+	// push back before a peer that does not keep up is disconnected.
 	MaxOutgoingData int
 	// MaxPendingConnections caps the incoming connections that are in
 	// their handshake (CONNECT received, not yet acknowledged). Further
-	// CONNECTs are dropped. Default 64.
+	// CONNECTs are dropped, and the clients' resent CONNECTs find room
+	// once handshakes complete or time out. Default 64.
 	MaxPendingConnections int
+	// MaxPendingPerIP caps the handshakes in progress from one IP
+	// address, checked before MaxPendingConnections, so that one address
+	// cannot hold every pending place. Default MaxPendingConnections/8
+	// (at least 1).
+	MaxPendingPerIP int
 	// MaxPeersPerIP caps the peers from one IP address (ENet's
-	// duplicatePeers). Default: PeerLimit (no extra limit, as ENet).
+	// duplicatePeers), checked before a peer slot is taken. Default:
+	// PeerLimit (no extra limit, as ENet). A CONNECT refused by it, or
+	// because every slot is taken, is answered with a DISCONNECT, so the
+	// client fails at once instead of after its timeout.
 	MaxPeersPerIP int
 	// RefuseConnections makes the host drop every CONNECT: a host that
 	// only dials out. Dial sets it.
@@ -126,9 +155,11 @@ const (
 	DefaultPeerLimit             = 32
 	DefaultMTU                   = 1392
 	DefaultMaxPacketSize         = 32 << 20
+	DefaultMaxPeerMemory         = 64 << 20
+	DefaultMaxHostMemory         = 256 << 20
 	DefaultMaxWaitingData        = 32 << 20
-	DefaultMaxHostWaitingData    = 256 << 20
-	DefaultMaxOutgoingData       = 64 << 20
+	DefaultMaxHostWaitingData    = DefaultMaxHostMemory // the default of MaxHostWaitingData
+	DefaultMaxOutgoingData       = DefaultMaxPeerMemory // the default of MaxOutgoingData
 	DefaultMaxPendingConnections = 64
 	DefaultPingInterval          = 500 * time.Millisecond
 	DefaultTimeoutLimit          = 32
@@ -158,11 +189,14 @@ func (c *Config) settings() (settings, error) {
 	def(&s.ChannelLimit, maxChannelCount)
 	def(&s.MTU, DefaultMTU)
 	def(&s.MaxPacketSize, DefaultMaxPacketSize)
+	def(&s.MaxPeerMemory, DefaultMaxPeerMemory)
+	def(&s.MaxHostMemory, DefaultMaxHostMemory)
 	def(&s.MaxWaitingData, DefaultMaxWaitingData)
-	def(&s.MaxHostWaitingData, DefaultMaxHostWaitingData)
-	def(&s.MaxOutgoingData, DefaultMaxOutgoingData)
+	def(&s.MaxHostWaitingData, s.MaxHostMemory)
+	def(&s.MaxOutgoingData, s.MaxPeerMemory)
 	def(&s.MaxPendingConnections, DefaultMaxPendingConnections)
 	def(&s.MaxPeersPerIP, s.PeerLimit)
+	def(&s.MaxPendingPerIP, max(1, s.MaxPendingConnections/8))
 	def(&s.TimeoutLimit, DefaultTimeoutLimit)
 	dur := func(v *time.Duration, d time.Duration) uint32 {
 		if *v == 0 {
@@ -191,11 +225,12 @@ func (c *Config) settings() (settings, error) {
 		return s, fmt.Errorf("enet: ChannelLimit %d out of range 1..%d", s.ChannelLimit, maxChannelCount)
 	case s.MTU < minMTU || s.MTU > maxMTU:
 		return s, fmt.Errorf("enet: MTU %d out of range %d..%d", s.MTU, minMTU, maxMTU)
-	case s.MaxPacketSize < 0 || s.MaxWaitingData < 0 || s.MaxHostWaitingData < 0 || s.MaxOutgoingData < 0:
+	case s.MaxPacketSize < 0 || s.MaxWaitingData < 0 || s.MaxHostWaitingData < 0 || s.MaxOutgoingData < 0 ||
+		s.MaxPeerMemory < 0 || s.MaxHostMemory < 0:
 		return s, fmt.Errorf("enet: negative budget")
 	case s.Compression < CompressNone || s.Compression > CompressZlib:
 		return s, fmt.Errorf("enet: unknown %v", s.Compression)
-	case s.ServiceInterval < 0 || s.TimeoutLimit < 0 || s.MaxPendingConnections < 0 || s.MaxPeersPerIP < 0:
+	case s.ServiceInterval < 0 || s.TimeoutLimit < 0 || s.MaxPendingConnections < 0 || s.MaxPeersPerIP < 0 || s.MaxPendingPerIP < 0:
 		return s, fmt.Errorf("enet: negative setting")
 	}
 	return s, nil

@@ -135,7 +135,7 @@ func (h *Host) debugState() string {
 			if c == nil {
 				continue
 			}
-			s += fmt.Sprintf(" [ch%d in %d/%d rel %d unrel %d out %d/%d used %x]", i, c.incomingReliableSeq, c.incomingUnreliableSeq, len(c.incomingReliable), len(c.incomingUnreliable), c.outgoingReliableSeq, c.outgoingUnreliableSeq, c.usedReliableWindows)
+			s += fmt.Sprintf(" [ch%d in %d/%d rel %d unrel %d out %d/%d used %x]", i, c.incomingReliableSeq, c.incomingUnreliableSeq, c.incomingReliable.n, len(c.incomingUnreliable), c.outgoingReliableSeq, c.outgoingUnreliableSeq, c.usedReliableWindows)
 		}
 		if len(p.sentReliable) > 0 {
 			o := p.sentReliable[0]

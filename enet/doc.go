@@ -55,11 +55,19 @@
 // # Budgets
 //
 // Everything a peer can make the host hold is bounded: see Config for the
-// defaults. Received packets count against MaxWaitingData (per peer) and
-// MaxHostWaitingData until Service returns them; fragmented packets are
-// kept as the fragments that actually arrived (never allocated from the
-// total length a fragment claims) and assembled only once all their bytes
-// are in; handshakes in progress are capped by MaxPendingConnections and
-// end after HandshakeTimeout. Malformed datagrams and commands are
-// dropped, as ENet drops them.
+// defaults. One budget per peer, MaxPeerMemory, and one for the host,
+// MaxHostMemory, cover every queue at what it really costs: packets queued
+// by Send, sent and not yet acknowledged; received packets until Service
+// returns them; fragments of packets being reassembled; the index of
+// reliable commands waiting for an earlier one. A Send that would take a
+// peer beyond its budget disconnects it; received data beyond it is
+// refused, as beyond MaxWaitingData (per peer) and MaxHostWaitingData.
+// Fragmented packets are kept as the fragments that actually arrived
+// (never allocated from the total length a fragment claims) and assembled
+// only once all their bytes are in; reliable commands are indexed by
+// sequence number, so their order of arrival does not matter; handshakes
+// in progress are capped by MaxPendingConnections, and per address by
+// MaxPendingPerIP, and end after HandshakeTimeout; a CONNECT the host has
+// no room for is answered with a DISCONNECT. Malformed datagrams and
+// commands are dropped, as ENet drops them.
 package enet

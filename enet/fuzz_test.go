@@ -94,10 +94,13 @@ func loadSeeds(f *testing.F) {
 // and the budgets hold.
 func FuzzDatagrams(f *testing.F) {
 	loadSeeds(f)
+	for _, c := range queueShapes() {
+		f.Add(c)
+	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		for _, compression := range []Compression{CompressNone, CompressRangeCoder} {
 			h := newReplayHost(t, &Config{Compression: compression, PeerLimit: 4, MaxWaitingData: 64 << 10,
-				MaxPacketSize: 256 << 10, MaxHostWaitingData: 128 << 10})
+				MaxPacketSize: 256 << 10, MaxHostWaitingData: 128 << 10, MaxPeerMemory: 256 << 10, MaxHostMemory: 512 << 10})
 			ap := netip.MustParseAddrPort("127.0.0.1:5000")
 			now := uint32(replayClock)
 			for _, d := range splitConversation(b) {
@@ -125,10 +128,16 @@ func checkBudgets(t *testing.T, h *Host) {
 		if p.waiting < 0 || p.waiting > h.cfg.MaxWaitingData+2*h.cfg.MaxPacketSize {
 			t.Fatalf("peer waiting %d", p.waiting)
 		}
-		sum += p.waiting
+		if p.queued < 0 || p.memory() > h.cfg.MaxPeerMemory {
+			t.Fatalf("peer holds %d bytes (%d received, %d to send), MaxPeerMemory %d", p.memory(), p.waiting, p.queued, h.cfg.MaxPeerMemory)
+		}
+		sum += p.memory()
 	}
 	if h.waiting < 0 || h.waiting > h.cfg.MaxHostWaitingData+2*h.cfg.MaxPacketSize {
 		t.Fatalf("host waiting %d", h.waiting)
+	}
+	if h.memory() > h.cfg.MaxHostMemory {
+		t.Fatalf("host holds %d bytes, MaxHostMemory %d", h.memory(), h.cfg.MaxHostMemory)
 	}
 	_ = sum
 }
@@ -248,6 +257,72 @@ func TestCapturedConnect(t *testing.T) {
 		}
 		if got := appendCommand(nil, &c); !bytes.Equal(got, d[hd.size:]) {
 			t.Fatalf("%s: re-encoded % x, sent % x", tc.file, got, d[hd.size:])
+		}
+	}
+}
+
+// queueShapes are conversations that reach the queues' hard shapes: a
+// handshake, then reliable commands in reverse order with a command inside
+// a fragmented packet's numbers, and unreliable and unsequenced commands
+// waiting for a reliable one, in reverse order.
+func queueShapes() [][]byte {
+	clock := uint32(replayClock + 10) // when the host sends its VERIFY_CONNECT
+	t := uint16(clock)
+	connect := command{command: cmdConnect | flagAcknowledge, channelID: 0xFF, seq: 1, outgoingPeerID: 0,
+		incomingSessionID: 0xFF, outgoingSessionID: 0xFF, mtu: 1392, windowSize: maxWindowSize, channelCount: 2,
+		throttleInterval: packetThrottleInterval, throttleAccel: 2, throttleDecel: 2, connectID: 77, data: 5}
+	hello := [][]byte{
+		datagramOf(maxPeerID, 0, t, connect),
+		datagramOf(0, 0, t+10, command{command: cmdAcknowledge, channelID: 0xFF, seq: 1, receivedSeq: 1, receivedSentTime: t}),
+	}
+	var reliableShape, unreliableShape [][]byte
+	for seq := uint16(40); seq >= 1; seq-- {
+		reliableShape = append(reliableShape, datagramOf(0, 0, t+20, reliable(0, seq, []byte{byte(seq)})...))
+	}
+	reliableShape = append(reliableShape,
+		datagramOf(0, 0, t+20, reliable(1, 3, []byte("stale"))...),
+		datagramOf(0, 0, t+20, fragment(1, 2, 2, 3, 0, 3, 0, []byte("a"))...),
+		datagramOf(0, 0, t+20, fragment(1, 4, 2, 3, 2, 3, 2, []byte("c"))...),
+		datagramOf(0, 0, t+20, fragment(1, 3, 2, 3, 1, 3, 1, []byte("b"))...),
+		datagramOf(0, 0, t+20, reliable(1, 1, []byte("first"))...))
+	for useq := uint16(30); useq >= 1; useq-- {
+		unreliableShape = append(unreliableShape, datagramOf(0, 0, t+20,
+			command{command: cmdSendUnreliable, channelID: 0, seq: 1, seq2: useq, dataLength: 1}, []byte{byte(useq)},
+			command{command: cmdSendUnsequenced | flagUnsequenced, channelID: 0, seq2: useq, dataLength: 1}, []byte{0}))
+	}
+	unreliableShape = append(unreliableShape, datagramOf(0, 0, t+20, reliable(0, 1, []byte("r"))...))
+	var out [][]byte
+	for _, shape := range [][][]byte{reliableShape, unreliableShape} {
+		var conv []byte
+		for _, d := range append(append([][]byte(nil), hello...), shape...) {
+			conv = binary.BigEndian.AppendUint16(conv, uint16(len(d)))
+			conv = append(conv, d...)
+		}
+		out = append(out, conv)
+	}
+	return out
+}
+
+// The queue shapes connect and deliver what they should through the
+// replayed conversation, so that the fuzzer starts from them.
+func TestQueueShapeSeeds(t *testing.T) {
+	for i, conv := range queueShapes() {
+		h := newReplayHost(t, nil)
+		ap := netip.MustParseAddrPort("127.0.0.1:5000")
+		now := uint32(replayClock)
+		for _, d := range splitConversation(conv) {
+			h.mu.Lock()
+			now += 10
+			h.serviceTime = now
+			h.handleDatagram(d, ap, nil)
+			h.sendOutgoing(true)
+			h.outbox = h.outbox[:0]
+			h.mu.Unlock()
+		}
+		got := len(takeEvents(h))
+		h.Close()
+		if want := []int{42, 61}[i]; got != want {
+			t.Errorf("shape %d: %d packets delivered, want %d", i, got, want)
 		}
 	}
 }

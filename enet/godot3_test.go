@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -151,5 +152,34 @@ func TestGoClientToGodot3Server(t *testing.T) {
 	if l := g.WaitLine("DISCONNECTED", 10*time.Second); l != fmt.Sprint("DISCONNECTED ", id) {
 		t.Fatalf("Godot: %q", l)
 	}
+	g.Wait()
+}
+
+// A Godot 3.2.3 client that finds the Go host full is told at once: its
+// connection_failed comes within a second of create_client, where
+// without the host's DISCONNECT it would come after ENet's timeout (at
+// least 5 s).
+func TestGodot3ClientRefused(t *testing.T) {
+	enginetest.Godot3(t)
+	h, err := Listen("udp4", "127.0.0.1:0", &Config{PeerLimit: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	c, _, err := Dial(ctx, "udp4", h.LocalAddr().String(), 1, 0, nil)
+	cancel()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	port := h.LocalAddr().(*net.UDPAddr).Port
+	g := enginetest.StartGodot3(t, "testdata/enet_client3.gd", strconv.Itoa(port), "0", "10")
+	line := g.WaitLine("REFUSED ", 20*time.Second)
+	ms, err := strconv.Atoi(strings.TrimPrefix(line, "REFUSED "))
+	if err != nil || ms >= 4000 {
+		t.Fatalf("Godot: %q; want REFUSED within 4 s of create_client", line)
+	}
+	t.Logf("refused after %d ms (engine clock)", ms)
 	g.Wait()
 }

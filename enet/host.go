@@ -1,12 +1,9 @@
 package enet
 
 import (
-	"bytes"
-	"compress/zlib"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/netip"
@@ -22,7 +19,7 @@ var (
 	ErrNoFreePeer    = errors.New("enet: no free peer slot")
 	ErrChannel       = errors.New("enet: channel out of range")
 	ErrTooLarge      = errors.New("enet: packet larger than MaxPacketSize")
-	ErrQueueFull     = errors.New("enet: outgoing budget of the peer used up")
+	ErrQueueFull     = errors.New("enet: send budget used up")
 	ErrConnectFailed = errors.New("enet: connection failed")
 )
 
@@ -104,7 +101,8 @@ type Host struct {
 	pending     int     // peers in their incoming handshake
 	connected   int     // connectedPeers
 	bwLimited   int     // bandwidthLimitedPeers
-	waiting     int     // bytes charged to MaxHostWaitingData
+	waiting     int     // incoming bytes charged to MaxHostWaitingData and MaxHostMemory
+	queued      int     // outgoing bytes charged to MaxHostMemory
 	totalQueued uint32
 	bwEpoch     uint32
 	recalcBW    bool
@@ -129,6 +127,9 @@ type Host struct {
 
 	// Statistics.
 	stats Stats
+	// queueSteps counts the steps of finding, queueing and dispatching
+	// incoming commands, for tests that bound that work.
+	queueSteps uint64
 }
 
 // Stats counts a host's traffic and what it dropped.
@@ -143,6 +144,13 @@ type Stats struct {
 	// CommandsRefused counts commands refused (malformed, out of window,
 	// over budget); the rest of their datagram is ignored.
 	CommandsRefused uint64
+	// ConnectsRefused counts CONNECTs refused because every peer slot was
+	// taken or their address had MaxPeersPerIP peers; each was answered
+	// with a DISCONNECT.
+	ConnectsRefused uint64
+	// Memory is what the host holds for its peers now, as charged to
+	// MaxHostMemory.
+	Memory int
 }
 
 type datagram struct {
@@ -176,10 +184,8 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 	switch {
 	case s.Compressor != nil:
 		h.compressor = s.Compressor
-	case s.Compression == CompressRangeCoder:
-		h.compressor = new(RangeCoder)
-	case s.Compression == CompressZlib:
-		h.compressor = zlibCompressor{}
+	default:
+		h.compressor = NewCompressor(s.Compression)
 	}
 	h.serviceTime = h.now()
 	h.wg.Add(2)
@@ -248,7 +254,9 @@ func (h *Host) LocalAddr() net.Addr { return h.conn.LocalAddr() }
 func (h *Host) Stats() Stats {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.stats
+	s := h.stats
+	s.Memory = h.memory()
+	return s
 }
 
 // Peers returns the peers that are connected now.
@@ -652,40 +660,4 @@ func (h *Host) newBuf() []byte {
 		return b
 	}
 	return make([]byte, 0, h.cfg.MTU+8) // a datagram never exceeds the host's MTU and its header
-}
-
-// zlibCompressor is Godot's COMPRESS_ZLIB: one zlib stream per body.
-type zlibCompressor struct{}
-
-func (zlibCompressor) Compress(dst, src []byte, limit int) []byte {
-	var b bytes.Buffer
-	w := zlib.NewWriter(&b)
-	w.Write(src)
-	w.Close()
-	if b.Len() > limit {
-		return nil
-	}
-	return append(dst, b.Bytes()...)
-}
-
-func (zlibCompressor) Decompress(dst, src []byte, limit int) ([]byte, bool) {
-	r, err := zlib.NewReader(bytes.NewReader(src))
-	if err != nil {
-		return dst, false
-	}
-	start := len(dst)
-	var chunk [4096]byte
-	for {
-		n, err := r.Read(chunk[:])
-		if len(dst)-start+n > limit {
-			return dst, false
-		}
-		dst = append(dst, chunk[:n]...)
-		if err == io.EOF {
-			return dst, true
-		}
-		if err != nil {
-			return dst, false
-		}
-	}
 }

@@ -166,7 +166,7 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 		return nil
 	}
 	slot := -1
-	duplicates := 0
+	duplicates, pending := 0, 0
 	for i, q := range h.peers {
 		if q == nil {
 			if slot < 0 {
@@ -179,10 +179,18 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 				return nil // a resent CONNECT of a handshake in progress
 			}
 			duplicates++
+			if q.pending {
+				pending++
+			}
 		}
 	}
-	if slot < 0 || duplicates >= h.cfg.MaxPeersPerIP || h.pending >= h.cfg.MaxPendingConnections {
+	// The address's own limits come first, then the places all share.
+	if duplicates >= h.cfg.MaxPeersPerIP || slot < 0 {
+		h.refuseConnect(c, ap, addr)
 		return nil
+	}
+	if pending >= h.cfg.MaxPendingPerIP || h.pending >= h.cfg.MaxPendingConnections {
+		return nil // dropped: the client resends its CONNECT
 	}
 	if channelCount > uint32(h.cfg.ChannelLimit) {
 		channelCount = uint32(h.cfg.ChannelLimit)
@@ -271,6 +279,30 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 	}
 	h.queueOutgoing(p, &v, nil, 0, 0)
 	return p
+}
+
+// refuseConnect answers a CONNECT the host has no room for with an
+// unsequenced DISCONNECT addressed to the connecting peer, as
+// enet_peer_disconnect_now would send it: the client's connection fails at
+// once instead of after its timeout. Nothing is kept; the answer is
+// smaller than the CONNECT.
+func (h *Host) refuseConnect(c *command, ap netip.AddrPort, addr net.Addr) {
+	h.stats.ConnectsRefused++
+	if c.outgoingPeerID >= maxPeerID {
+		return
+	}
+	out := h.newBuf()
+	out = binary.BigEndian.AppendUint16(out, c.outgoingPeerID)
+	var cmd [8]byte
+	body := appendCommand(cmd[:0], &command{command: cmdDisconnect | flagUnsequenced, channelID: 0xFF})
+	if h.cfg.Checksum {
+		var seed [4]byte
+		binary.LittleEndian.PutUint32(seed[:], c.connectID)
+		out = binary.BigEndian.AppendUint32(out, enetCRC32(out[:2], seed[:], body))
+	}
+	out = append(out, body...)
+	h.outbox = append(h.outbox, datagram{ap: ap, addr: addr, b: out})
+	h.wakeSender()
 }
 
 func (h *Host) handleVerifyConnect(p *Peer, c *command) bool {
@@ -505,7 +537,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		if wasSent {
 			p.reliableDataInTransit -= oc.fragmentLength
 		}
-		p.queued -= oc.cost
+		h.uncharge(p, oc.cost)
 	}
 	h.recycle(oc)
 	if len(p.sentReliable) > 0 {
@@ -605,26 +637,10 @@ func (h *Host) handleSendFragment(p *Peer, c *command, payload []byte) bool {
 	if !h.fragmentChecks(c) {
 		return false
 	}
-	var startCmd *inCmd
-	for i := len(ch.incomingReliable) - 1; i >= 0; i-- {
-		ic := ch.incomingReliable[i]
-		if start >= ch.incomingReliableSeq {
-			if ic.reliableSeq < ch.incomingReliableSeq {
-				continue
-			}
-		} else if ic.reliableSeq >= ch.incomingReliableSeq {
-			break
-		}
-		if ic.reliableSeq <= start {
-			if ic.reliableSeq < start {
-				break
-			}
-			if ic.cmd.number() != cmdSendFragment || c.totalLength != ic.totalLength || c.fragmentCount != ic.fragmentCount {
-				return false
-			}
-			startCmd = ic
-			break
-		}
+	h.queueSteps++
+	startCmd := ch.incomingReliable.get(start)
+	if startCmd != nil && (startCmd.cmd.number() != cmdSendFragment || c.totalLength != startCmd.totalLength || c.fragmentCount != startCmd.fragmentCount) {
+		return false
 	}
 	if startCmd == nil {
 		hc := *c
@@ -713,8 +729,9 @@ func (h *Host) addFragment(p *Peer, ch *channel, ic *inCmd, c *command, payload 
 	if ic.fragmentsRemaining == 0 || ic.fragments[n/32]&(1<<(n%32)) != 0 {
 		return true // a duplicate, or a fragment of a packet already complete
 	}
-	cost := len(payload) + 32
-	if p.waiting+cost > h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting+cost > h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize {
+	cost := allocSize(len(payload)) + pieceOverhead
+	if p.waiting+cost > h.cfg.MaxWaitingData+h.cfg.MaxPacketSize || h.waiting+cost > h.cfg.MaxHostWaitingData+h.cfg.MaxPacketSize ||
+		!h.canReceive(p, cost) {
 		return false
 	}
 	if ic.received+uint32(len(payload)) > ic.totalLength {
@@ -744,7 +761,9 @@ func (h *Host) addFragment(p *Peer, ch *channel, ic *inCmd, c *command, payload 
 	ic.data = data
 	ic.pieces = nil
 	ic.fragments = nil
-	newCost := int(ic.totalLength) + inCmdOverhead
+	// The pieces were charged at least what the packet now takes, but
+	// for the rounding of a large allocation to whole pages.
+	newCost := min(allocSize(int(ic.totalLength))+inCmdOverhead, ic.cost)
 	h.release(p, ic.cost-newCost)
 	ic.cost = newCost
 	if ic.cmd.number() == cmdSendFragment {
@@ -796,36 +815,22 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 	insert := 0
 	switch number {
 	case cmdSendFragment, cmdSendReliable:
-		if rseq == ch.incomingReliableSeq {
+		h.queueSteps++
+		if rseq == ch.incomingReliableSeq || ch.incomingReliable.get(rseq) != nil {
 			return discard()
 		}
-		list = &ch.incomingReliable
-		i := len(*list) - 1
-		for ; i >= 0; i-- {
-			ic := (*list)[i]
-			if rseq >= ch.incomingReliableSeq {
-				if ic.reliableSeq < ch.incomingReliableSeq {
-					continue
-				}
-			} else if ic.reliableSeq >= ch.incomingReliableSeq {
-				break
-			}
-			if ic.reliableSeq <= rseq {
-				if ic.reliableSeq < rseq {
-					break
-				}
-				return discard()
-			}
-		}
-		insert = i + 1
 	case cmdSendUnreliable, cmdSendUnreliableFragment:
 		useq = c.seq2
 		if rseq == ch.incomingReliableSeq && useq <= ch.incomingUnreliableSeq {
 			return discard()
 		}
 		list = &ch.incomingUnreliable
+		if len(*list) >= maxWaitingUnreliable {
+			return discard()
+		}
 		i := len(*list) - 1
 		for ; i >= 0; i-- {
+			h.queueSteps++
 			ic := (*list)[i]
 			if ic.cmd.number() == cmdSendUnsequenced {
 				continue
@@ -853,6 +858,9 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		insert = i + 1
 	case cmdSendUnsequenced:
 		list = &ch.incomingUnreliable
+		if len(*list) >= maxWaitingUnreliable {
+			return discard()
+		}
 		insert = len(*list)
 	default:
 		return discard()
@@ -866,10 +874,20 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 			return nil, -1
 		}
 	}
-	if number == cmdSendReliable && len(ch.incomingReliable) == 0 && rseq == ch.incomingReliableSeq+1 {
+	cost := inCmdOverhead + allocSize(len(data))
+	if fragmentCount > 0 {
+		cost = inCmdOverhead + allocSize(int((fragmentCount+31)/32)*4)
+	}
+	reserve := cost
+	if number == cmdSendReliable || number == cmdSendFragment {
+		reserve += relDirCost + relPageCost // the index may grow
+	}
+	if !h.canReceive(p, reserve) {
+		return nil, -1
+	}
+	if number == cmdSendReliable && ch.incomingReliable.n == 0 && rseq == ch.incomingReliableSeq+1 {
 		// The packet the channel waits for, nothing behind it: deliver
 		// it at once, as dispatchReliable would.
-		cost := inCmdOverhead + len(data)
 		p.waiting += cost
 		h.waiting += cost
 		ch.incomingReliableSeq = rseq
@@ -884,7 +902,6 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		number == cmdSendUnreliable && rseq == ch.incomingReliableSeq) {
 		// Nothing queued before it: dispatchUnreliable would deliver it
 		// at once (the older ones were discarded above).
-		cost := inCmdOverhead + len(data)
 		p.waiting += cost
 		h.waiting += cost
 		if number == cmdSendUnreliable {
@@ -901,29 +918,32 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		fragmentsRemaining: fragmentCount,
 		flags:              flags,
 	}
-	cost := inCmdOverhead
 	if fragmentCount > 0 {
-		words := (fragmentCount + 31) / 32
-		ic.fragments = make([]uint32, words)
+		ic.fragments = make([]uint32, (fragmentCount+31)/32)
 		ic.totalLength = c.totalLength
-		cost += int(words) * 4
 	} else {
 		ic.data = append([]byte(nil), data...)
-		cost += len(data)
 	}
 	ic.cost = cost
 	p.waiting += cost
 	h.waiting += cost
-	l := *list
-	l = append(l, nil)
-	copy(l[insert+1:], l[insert:])
-	l[insert] = ic
-	*list = l
 	switch number {
 	case cmdSendFragment, cmdSendReliable:
+		grew := ch.incomingReliable.put(ic)
+		p.waiting += grew
+		h.waiting += grew
 		h.dispatchReliable(p, ch)
 	default:
-		h.dispatchUnreliable(p, ch, ic)
+		l := *list
+		l = append(l, nil)
+		copy(l[insert+1:], l[insert:])
+		l[insert] = ic
+		*list = l
+		if number == cmdSendUnsequenced || rseq == ch.incomingReliableSeq {
+			// A command that waits for a later reliable one changes what
+			// can be delivered now in nothing.
+			h.dispatchUnreliable(p, ch, ic)
+		}
 	}
 	return ic, 1
 }
@@ -931,11 +951,22 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 // deliver turns dispatched incoming commands into receive events.
 func (h *Host) deliver(p *Peer, cmds []*inCmd) {
 	for _, ic := range cmds {
-		ic.delivered = true
-		flags := ic.flags &^ UnreliableFragment
-		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: ic.cmd.channelID, Packet: ic.data, Flags: flags, cost: ic.cost})
+		h.deliverOne(p, ic)
 	}
 }
+
+func (h *Host) deliverOne(p *Peer, ic *inCmd) {
+	ic.delivered = true
+	flags := ic.flags &^ UnreliableFragment
+	h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: ic.cmd.channelID, Packet: ic.data, Flags: flags, cost: ic.cost})
+}
+
+// maxWaitingUnreliable caps the unreliable and unsequenced commands a
+// channel keeps waiting (for the reliable command they follow, or behind
+// one that does): a command beyond it is dropped, as a lost unreliable
+// packet is. The list is ordered and walked as libenet walks it, so the
+// cap bounds the steps one command can cost.
+const maxWaitingUnreliable = 256
 
 // dispatchUnreliable is enet_peer_dispatch_incoming_unreliable_commands.
 // keep is a command just queued that a caller still fills (a fragment
@@ -943,8 +974,10 @@ func (h *Host) deliver(p *Peer, cmds []*inCmd) {
 func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 	l := ch.incomingUnreliable
 	start, dropped := 0, 0
+	delivered := false
 	i := 0
 	for ; i < len(l); i++ {
+		h.queueSteps++
 		ic := l[i]
 		if ic.cmd.number() == cmdSendUnsequenced {
 			continue
@@ -956,6 +989,7 @@ func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 			}
 			if start != i {
 				h.deliver(p, l[start:i])
+				delivered = true
 				dropped = i
 			} else if dropped != i {
 				dropped = i - 1
@@ -972,19 +1006,25 @@ func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 			dropped = i + 1
 			if start != i {
 				h.deliver(p, l[start:i])
+				delivered = true
 			}
 		}
 		start = i + 1
 	}
 	if start != i {
 		h.deliver(p, l[start:i])
+		delivered = true
 		dropped = i
+	}
+	if !delivered && dropped <= 0 {
+		return // nothing leaves the list
 	}
 	// The commands before dropped that were not delivered are dropped
 	// (the delivered ones moved their cost to their events). The
 	// commands after start that were delivered leave the list as well.
 	w := 0
 	for j, ic := range l {
+		h.queueSteps++
 		switch {
 		case ic.delivered:
 		case j < dropped && ic != keep:
@@ -998,28 +1038,41 @@ func (h *Host) dispatchUnreliable(p *Peer, ch *channel, keep *inCmd) {
 	ch.incomingUnreliable = l[:w]
 }
 
-// dispatchReliable is enet_peer_dispatch_incoming_reliable_commands.
+// dispatchReliable is enet_peer_dispatch_incoming_reliable_commands: it
+// delivers the commands that follow the last one delivered, in order.
 func (h *Host) dispatchReliable(p *Peer, ch *channel) {
-	l := ch.incomingReliable
-	i := 0
-	for ; i < len(l); i++ {
-		ic := l[i]
-		if ic.fragmentsRemaining > 0 || ic.reliableSeq != ch.incomingReliableSeq+1 {
+	q := &ch.incomingReliable
+	delivered := false
+	for q.n > 0 {
+		h.queueSteps++
+		next := ch.incomingReliableSeq + 1
+		ic := q.get(next)
+		if ic == nil || ic.fragmentsRemaining > 0 {
 			break
 		}
-		ch.incomingReliableSeq = ic.reliableSeq
-		if ic.fragmentCount > 0 {
+		_, freed := q.take(next)
+		h.release(p, freed)
+		ch.incomingReliableSeq = next
+		if ic.fragmentCount > 1 {
+			// The fragments took the sequence numbers after the first;
+			// a command another sent with one of them can never be
+			// delivered: drop it.
+			span := min(ic.fragmentCount-1, 0x8000)
+			for s := uint32(1); s <= span && q.n > 0; s++ {
+				h.queueSteps++
+				if stale, freed := q.take(next + uint16(s)); stale != nil {
+					h.release(p, stale.cost+freed)
+				}
+			}
 			ch.incomingReliableSeq += uint16(ic.fragmentCount - 1)
 		}
+		h.deliverOne(p, ic)
+		delivered = true
 	}
-	if i == 0 {
+	if !delivered {
 		return
 	}
 	ch.incomingUnreliableSeq = 0
-	h.deliver(p, l[:i])
-	n := copy(l, l[i:])
-	clear(l[n:])
-	ch.incomingReliable = l[:n]
 	if len(ch.incomingUnreliable) > 0 {
 		h.dispatchUnreliable(p, ch, nil)
 	}

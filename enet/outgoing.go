@@ -387,7 +387,7 @@ func (h *Host) recycle(oc *outCmd) {
 
 // unqueue releases an unreliable command's budget once it leaves.
 func (h *Host) unqueue(p *Peer, oc *outCmd) {
-	p.queued -= oc.cost
+	h.uncharge(p, oc.cost)
 	oc.cost = 0
 }
 

@@ -102,8 +102,8 @@ type Peer struct {
 
 	eventData   uint32
 	connectData uint32
-	waiting     int // bytes charged to MaxWaitingData
-	queued      int // bytes charged to MaxOutgoingData
+	waiting     int // incoming bytes charged to MaxWaitingData and MaxPeerMemory
+	queued      int // outgoing bytes charged to MaxOutgoingData and MaxPeerMemory
 	handshake   uint32
 	pending     bool // counted in host.pending
 	dirty       bool
@@ -131,7 +131,7 @@ type channel struct {
 	reliableWindows       [reliableWindows]uint16
 	incomingReliableSeq   uint16
 	incomingUnreliableSeq uint16
-	incomingReliable      []*inCmd
+	incomingReliable      reliableQueue
 	incomingUnreliable    []*inCmd
 }
 
@@ -153,7 +153,7 @@ type outCmd struct {
 	fragmentLength   uint32
 	sendAttempts     uint32
 	data             []byte // the whole packet, nil for commands without one
-	cost             int    // charged to MaxOutgoingData; on the last command of a packet
+	cost             int    // charged to the outgoing budgets: the command, and on the last of a packet its data
 }
 
 type inCmd struct {
@@ -176,10 +176,6 @@ type piece struct {
 	offset uint32
 	data   []byte
 }
-
-// inCmdOverhead is what one queued incoming command is charged on top of
-// its data, for the memory it takes.
-const inCmdOverhead = 128
 
 func (h *Host) newPeer(id uint16) *Peer {
 	p := &Peer{
@@ -393,23 +389,25 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	if len(data) > h.cfg.MaxPacketSize {
 		return ErrTooLarge
 	}
-	cost := len(data) + inCmdOverhead
-	if p.queued+cost > h.cfg.MaxOutgoingData {
-		return ErrQueueFull
+	fragmentLength := int(p.mtu) - 4 - commandSizes[cmdSendFragment]
+	if h.cfg.Checksum {
+		fragmentLength -= 4
+	}
+	count := 1
+	if len(data) > fragmentLength {
+		count = (len(data) + fragmentLength - 1) / fragmentLength
+		if count > maxFragmentCount {
+			return ErrTooLarge
+		}
+	}
+	if err := h.checkSend(p, sendCost(len(data), count)); err != nil {
+		return err
 	}
 	if copyData || data == nil {
 		data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
 	}
 	c := p.channel(ch)
-	fragmentLength := int(p.mtu) - 4 - commandSizes[cmdSendFragment]
-	if h.cfg.Checksum {
-		fragmentLength -= 4
-	}
-	if len(data) > fragmentLength {
-		count := (len(data) + fragmentLength - 1) / fragmentLength
-		if count > maxFragmentCount {
-			return ErrTooLarge
-		}
+	if count > 1 {
 		var number uint8
 		var start uint16
 		if flags&(Reliable|UnreliableFragment) == UnreliableFragment && c.outgoingUnreliableSeq < 0xFFFF {
@@ -419,7 +417,6 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 			number = cmdSendFragment | flagAcknowledge
 			start = c.outgoingReliableSeq + 1
 		}
-		p.queued += cost
 		for i, off := 0, 0; off < len(data); i, off = i+1, off+fragmentLength {
 			n := min(fragmentLength, len(data)-off)
 			oc := h.newOutCmd()
@@ -430,9 +427,11 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 				fragmentLength: uint32(n),
 				data:           data,
 			}
+			oc.cost = outCmdCost
 			if off+n == len(data) {
-				oc.cost = cost
+				oc.cost += allocSize(len(data))
 			}
+			h.charge(p, oc.cost)
 			h.setupOutgoing(p, oc)
 		}
 		return nil
@@ -446,9 +445,9 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	default:
 		cmd.command = cmdSendUnreliable
 	}
-	p.queued += cost
 	oc := h.queueOutgoing(p, &cmd, data, 0, uint32(len(data)))
-	oc.cost = cost
+	oc.cost = sendCost(len(data), 1)
+	h.charge(p, oc.cost)
 	return nil
 }
 
@@ -572,15 +571,14 @@ func (h *Host) resetQueues(p *Peer) {
 	p.sentReliable = nil
 	p.outgoing = nil
 	p.outgoingSendReliable = nil
-	p.queued = 0
+	h.uncharge(p, p.queued)
 	p.reliableDataInTransit = 0
 	for _, c := range p.channels {
 		if c == nil {
 			continue
 		}
-		for _, ic := range c.incomingReliable {
-			h.release(p, ic.cost)
-		}
+		c.incomingReliable.each(func(ic *inCmd) { h.release(p, ic.cost) })
+		h.release(p, c.incomingReliable.cost)
 		for _, ic := range c.incomingUnreliable {
 			h.release(p, ic.cost)
 		}

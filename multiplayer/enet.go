@@ -2,6 +2,7 @@ package multiplayer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -41,7 +42,12 @@ type ENetOptions struct {
 	Compression godotcompress.Mode
 	// ENet holds the settings of the ENet host: PeerLimit (the engine's
 	// max_clients, default 32), bandwidth, MTU, timeouts and budgets. Its
-	// MaxPacketSize defaults to DefaultENetMaxPacketSize here. Its
+	// MaxPacketSize defaults to DefaultENetMaxPacketSize here; its
+	// MaxPeersPerIP to DefaultMaxPeersPerIP, so that one address cannot
+	// take every peer slot before a Host's own limit per address is
+	// checked; and its MaxPeerMemory (everything ENet holds for one peer,
+	// both ways) to MaxQueuedBytes and two packets of MaxPacketSize, so
+	// that ENet's queues hold about what the link's own budget says. Its
 	// Compression and Compressor are set from Compression.
 	ENet enet.Config
 	// Channels is the number of channels a dialled link asks for; 0 means
@@ -63,6 +69,16 @@ func (o ENetOptions) config() (*enet.Config, error) {
 	cfg := o.ENet
 	if cfg.MaxPacketSize == 0 {
 		cfg.MaxPacketSize = DefaultENetMaxPacketSize
+	}
+	if cfg.MaxPeersPerIP == 0 {
+		cfg.MaxPeersPerIP = DefaultMaxPeersPerIP
+	}
+	if cfg.MaxPeerMemory == 0 {
+		q := o.MaxQueuedBytes
+		if q <= 0 {
+			q = DefaultMaxQueuedBytes
+		}
+		cfg.MaxPeerMemory = q + 2*cfg.MaxPacketSize
 	}
 	if err := godotcompress.Configure(&cfg, o.Compression); err != nil {
 		return nil, err
@@ -275,7 +291,14 @@ func (l *enetLink) WriteFrame(f Frame) error {
 			l.buf = nil
 		}
 	}
-	return l.peer.Send(ch, data, flags) // Send copies data
+	err := l.peer.Send(ch, data, flags) // Send copies data
+	if errors.Is(err, enet.ErrQueueFull) {
+		// The peer does not take what is sent (or the ENet host's budget
+		// is spent): the link ends, and what ENet holds for it goes now
+		// rather than when a graceful disconnection would drain it.
+		l.peer.Disconnect(0)
+	}
+	return err
 }
 
 func (l *enetLink) Close() error {
@@ -313,7 +336,15 @@ func ListenENet(ctx context.Context, addr string, o ENetOptions) (Listener, erro
 	if err != nil {
 		return nil, err
 	}
-	l := &enetListener{h: h, o: o, accept: make(chan *enetLink, 64), links: map[*enet.Peer]*enetLink{}, ids: map[PeerID]*enetLink{}, done: make(chan struct{})}
+	// Every link waiting to be accepted holds one of the host's peer
+	// slots, so a queue as long as PeerLimit never overflows: the only
+	// shared capacity is the slots, which the host hands out after its
+	// limits per address.
+	slots := cfg.PeerLimit
+	if slots == 0 {
+		slots = enet.DefaultPeerLimit
+	}
+	l := &enetListener{h: h, o: o, accept: make(chan *enetLink, slots), links: map[*enet.Peer]*enetLink{}, ids: map[PeerID]*enetLink{}, done: make(chan struct{})}
 	l.ctx, l.cancel = context.WithCancel(context.Background())
 	go l.serve()
 	return l, nil
@@ -360,9 +391,9 @@ func (l *enetListener) serve() {
 			l.mu.Unlock()
 			select {
 			case l.accept <- lk:
-			default: // nobody accepts: refuse
+			default: // cannot happen (see ListenENet); refuse, and say so
 				l.remove(lk)
-				ev.Peer.Reset()
+				ev.Peer.DisconnectNow(0)
 			}
 			continue
 		case enet.EventReceive:

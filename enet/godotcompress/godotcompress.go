@@ -19,6 +19,7 @@ package godotcompress
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gdvar/gdvar/enet"
@@ -114,18 +115,23 @@ type zstdCompressor struct {
 	dec *zstd.Decoder
 }
 
-// maxZstdWindow bounds what a Zstandard frame may make the decoder hold:
-// a datagram body is at most 4 KiB.
-const maxZstdWindow = 1 << 20
+// maxZstdWindow is the largest window a Zstandard frame may declare: a
+// datagram body is at most 4 KiB, and the engine's frames, which always
+// state their content size, have a window of that size. A larger window
+// is refused from the frame's header, so that no block can produce more
+// than this much output before the limit is checked.
+const maxZstdWindow = 4 << 10
 
-// NewZstd returns Godot's COMPRESS_ZSTD.
+// NewZstd returns Godot's COMPRESS_ZSTD. Its encoder and decoder are made
+// once (a new decoder allocates about 130 MB) and reused for every
+// datagram.
 func NewZstd() (enet.Compressor, error) {
 	enc, err := zstd.NewWriter(nil, zstd.WithEncoderConcurrency(1),
 		zstd.WithEncoderLevel(zstd.EncoderLevelFromZstd(zstdLevel)))
 	if err != nil {
 		return nil, err
 	}
-	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1),
+	dec, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecodeAllCapLimit(true),
 		zstd.WithDecoderMaxMemory(maxZstdWindow), zstd.WithDecoderMaxWindow(maxZstdWindow))
 	if err != nil {
 		return nil, err
@@ -142,8 +148,13 @@ func (z *zstdCompressor) Compress(dst, src []byte, limit int) []byte {
 	return out
 }
 
+// Decompress decodes into dst's spare capacity, cut to limit bytes: the
+// decoder refuses a frame whose stated size is larger at its header, and
+// stops one that does not state it after the block that passes the limit
+// (a block is at most maxZstdWindow bytes).
 func (z *zstdCompressor) Decompress(dst, src []byte, limit int) ([]byte, bool) {
 	n := len(dst)
+	dst = slices.Grow(dst, limit)[: n : n+limit]
 	out, err := z.dec.DecodeAll(src, dst)
 	return out, err == nil && len(out)-n <= limit
 }

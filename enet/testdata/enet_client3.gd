@@ -7,7 +7,9 @@ extends SceneTree
 # sends with put_packet: "hello" reliably, a BIG_SIZE byte array (byte i
 # is i % 251) reliably, and "fast" unreliably, all to the server (1); then
 # prints every packet it receives as "GOT <from> <channel> <size> <sum>"
-# (sum: the byte sum) until it receives "quit", and prints "DONE".
+# (sum: the byte sum) until it receives "quit", and prints "DONE". If the
+# server refuses the connection (connection_failed), it prints
+# "REFUSED <milliseconds since create_client>" and quits.
 
 var peer = NetworkedMultiplayerENet.new()
 
@@ -21,11 +23,15 @@ func _wait(cond_owner, ms):
 	return false
 
 var connected = false
+var failed = false
 func _on_ok():
 	connected = true
 
+func _on_failed():
+	failed = true
+
 func _is_connected():
-	return connected
+	return connected or failed
 
 func _init():
 	var args = OS.get_cmdline_args()
@@ -37,6 +43,8 @@ func _init():
 	var big = int(args[i + 3])
 	peer.compression_mode = mode
 	peer.connect("connection_succeeded", self, "_on_ok")
+	peer.connect("connection_failed", self, "_on_failed")
+	var started = OS.get_ticks_msec()
 	var err = peer.create_client("127.0.0.1", port)
 	if err != OK:
 		print("FAIL create_client ", err)
@@ -45,6 +53,10 @@ func _init():
 	if not _wait(funcref(self, "_is_connected"), 10000):
 		print("FAIL not connected")
 		quit(1)
+		return
+	if failed:
+		print("REFUSED ", OS.get_ticks_msec() - started)
+		quit(0)
 		return
 	print("ID ", peer.get_unique_id())
 	peer.set_target_peer(1)
