@@ -1,0 +1,224 @@
+package pck
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/gdvar/gdvar/gdfile"
+)
+
+var testKey = func() *gdfile.Key {
+	k, _ := gdfile.ParseKey(strings.Repeat("0123456789abcdef", 4))
+	return &k
+}()
+
+var testFiles = map[string]string{
+	"project.godot":        "config_version=5\n",
+	"icon.png":             "\x89PNG....",
+	"scenes/main.tscn":     "[gd_scene format=3]\n",
+	"scenes/sub/deep.txt":  strings.Repeat("deep ", 1000),
+	"empty.txt":            "",
+	"unicode/ünï cødé.txt": "ü",
+}
+
+func sortedNames(m map[string]string) []string {
+	var names []string
+	for n := range m {
+		names = append(names, n)
+	}
+	// deterministic order
+	for i := range names {
+		for j := i + 1; j < len(names); j++ {
+			if names[j] < names[i] {
+				names[i], names[j] = names[j], names[i]
+			}
+		}
+	}
+	return names
+}
+
+func build(t testing.TB, o WriterOptions, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range sortedNames(files) {
+		fw, err := w.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(fw, files[name])
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+type variantCase struct {
+	name string
+	o    WriterOptions
+}
+
+func writerCases() []variantCase {
+	return []variantCase{
+		{"3.2", WriterOptions{Engine: Version{3, 2, 3}}},
+		{"4.2", WriterOptions{Engine: Version{4, 2, 0}}},
+		{"4.2-enc", WriterOptions{Engine: Version{4, 2, 0}, Key: testKey}},
+		{"4.2-encdir", WriterOptions{Engine: Version{4, 2, 0}, Key: testKey, EncryptDirectory: true}},
+		{"4.6", WriterOptions{Engine: Version{4, 6, 0}}},
+		{"4.6-enc", WriterOptions{Engine: Version{4, 6, 0}, Key: testKey}},
+		{"4.6-encdir", WriterOptions{Engine: Version{4, 6, 0}, Key: testKey, EncryptDirectory: true}},
+		{"4.6-align32", WriterOptions{Engine: Version{4, 6, 0}, Alignment: 32}},
+	}
+}
+
+func TestRoundTrip(t *testing.T) {
+	for _, c := range writerCases() {
+		t.Run(c.name, func(t *testing.T) {
+			data := build(t, c.o, testFiles)
+			r, err := NewReader(bytes.NewReader(data), int64(len(data)), &Options{Key: c.o.Key})
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, _ := FormatFor(c.o.Engine)
+			if r.Format != want || r.Engine != c.o.Engine {
+				t.Fatalf("format %d engine %v, want %d %v", r.Format, r.Engine, want, c.o.Engine)
+			}
+			if len(r.Entries) != len(testFiles) {
+				t.Fatalf("%d entries, want %d", len(r.Entries), len(testFiles))
+			}
+			for _, e := range r.Entries {
+				if (e.Flags&FileEncrypted != 0) != (c.o.Key != nil) {
+					t.Errorf("%s: flags %v", e.Path, e.Flags)
+				}
+				if strings.HasPrefix(e.Path, "res://") != (want < Format3) {
+					t.Errorf("%s: res:// prefix in format %d", e.Path, want)
+				}
+				if c.o.Alignment > 0 && (e.Offset-r.FileBase)%int64(c.o.Alignment) != 0 && want > Format1 {
+					t.Errorf("%s at %d, not aligned", e.Path, e.Offset)
+				}
+				if err := r.Verify(e); err != nil {
+					t.Error(err)
+				}
+			}
+			for name, content := range testFiles {
+				got, err := fs.ReadFile(r, name)
+				if err != nil || string(got) != content {
+					t.Errorf("%s: %q, %v", name, got, err)
+				}
+				if e := r.Lookup("res://" + name); e == nil || e.Name != name {
+					t.Errorf("Lookup(res://%s) = %v", name, e)
+				}
+			}
+			var expected []string
+			for _, n := range sortedNames(testFiles) {
+				expected = append(expected, n)
+			}
+			if err := fstest.TestFS(r, expected...); err != nil {
+				t.Fatal(err)
+			}
+			if c.o.Key != nil {
+				wrong := *testKey
+				wrong[5] ^= 1
+				r2, err := NewReader(bytes.NewReader(data), int64(len(data)), &Options{Key: &wrong})
+				if c.o.EncryptDirectory {
+					if !errors.Is(err, ErrWrongKey) || !errors.Is(err, gdfile.ErrWrongKey) {
+						t.Fatalf("wrong key on the directory: %v", err)
+					}
+					_, err = NewReader(bytes.NewReader(data), int64(len(data)), nil)
+					if !errors.Is(err, ErrNeedKey) {
+						t.Fatalf("no key: %v", err)
+					}
+					return
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, err := r2.ReadFile("project.godot"); !errors.Is(err, ErrWrongKey) {
+					t.Fatalf("wrong key on a file: %v", err)
+				}
+			}
+		})
+	}
+}
+
+func TestFSViews(t *testing.T) {
+	data := build(t, WriterOptions{}, testFiles)
+	r, err := NewReader(bytes.NewReader(data), int64(len(data)), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, err := fs.Sub(r, "scenes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := fs.ReadFile(sub, "main.tscn"); err != nil || string(b) != testFiles["scenes/main.tscn"] {
+		t.Fatalf("Sub: %q %v", b, err)
+	}
+	var walked []string
+	fs.WalkDir(r, ".", func(p string, d fs.DirEntry, err error) error {
+		walked = append(walked, p)
+		return err
+	})
+	if got := strings.Join(walked, " "); got != ". empty.txt icon.png project.godot scenes scenes/main.tscn scenes/sub scenes/sub/deep.txt unicode unicode/ünï cødé.txt" {
+		t.Fatalf("WalkDir: %s", got)
+	}
+	srv := httptest.NewServer(http.FileServer(http.FS(r)))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL + "/scenes/main.tscn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if string(b) != testFiles["scenes/main.tscn"] {
+		t.Fatalf("http.FS: %q", b)
+	}
+}
+
+func TestEmbedded(t *testing.T) {
+	for _, c := range writerCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p := build(t, c.o, testFiles)
+			f, _ := FormatFor(c.o.Engine)
+			if f == Format1 {
+				t.Skip("format 1 offsets are absolute: an embedded pack is written in place")
+			}
+			exe := append(bytes.Repeat([]byte{0xCC}, 1001), p...)
+			exe = append(exe, make([]byte, 3)...)
+			exe = fmt.Appendf(exe, "%s", le64(uint64(len(p)+3)))
+			exe = append(exe, "GDPC"...)
+			r, err := NewReader(bytes.NewReader(exe), int64(len(exe)), &Options{Key: c.o.Key})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Start != 1001 {
+				t.Fatalf("start %d", r.Start)
+			}
+			for name, content := range testFiles {
+				if got, err := r.ReadFile(name); err != nil || string(got) != content {
+					t.Errorf("%s: %q, %v", name, got, err)
+				}
+			}
+		})
+	}
+}
+
+func le64(v uint64) []byte {
+	b := make([]byte, 8)
+	for i := range b {
+		b[i] = byte(v >> (8 * i))
+	}
+	return b
+}

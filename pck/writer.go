@@ -1,0 +1,320 @@
+package pck
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/md5"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"os"
+
+	"github.com/gdvar/gdvar/gdfile"
+)
+
+// WriterOptions configure a Writer.
+type WriterOptions struct {
+	// Engine is the version of the engine that will load the pack (0.0.0:
+	// Newest). It picks the pack format (FormatFor), is written in the
+	// header (an engine refuses a pack from a newer minor version), and
+	// decides whether paths keep "res://" (formats 1 and 2).
+	Engine Version
+	// Key encrypts the entries created with Create, and the directory when
+	// EncryptDirectory is set (Godot 4 only; the engine must be built with
+	// the same key).
+	Key *gdfile.Key
+	// EncryptDirectory encrypts the directory too (needs Key).
+	EncryptDirectory bool
+	// Alignment aligns every entry's data to a multiple of it; 0 means 16,
+	// as the exporter does (PCK_PADDING).
+	Alignment int
+	// TempDir is where the entries' data waits until Close writes the
+	// pack after its directory (os.TempDir() when ""), as the directory's
+	// size is known only at the end.
+	TempDir string
+}
+
+// FileHeader describes an entry to create.
+type FileHeader struct {
+	// Name is the path in the pack, "res://a/b.txt" or "a/b.txt".
+	Name string
+	// Encrypt encrypts the entry (needs WriterOptions.Key).
+	Encrypt bool
+	// Removal writes a removal entry, which removes the path from the
+	// packs loaded before (Godot 4.4 and later); it has no data.
+	Removal bool
+}
+
+// Writer writes a pack, in the style of zip.Writer: Create an entry, write
+// its contents, Create the next, and Close. The contents wait in a
+// temporary file (except encrypted entries, sealed in memory one at a
+// time); Close writes the header, the directory and the data to the
+// underlying writer in the engine's layout for the format.
+type Writer struct {
+	w       io.Writer
+	o       WriterOptions
+	format  Format
+	spool   *os.File
+	spoolW  *bufio.Writer
+	pos     int64 // bytes written to the spool
+	entries []*Entry
+	cur     *entryWriter
+	closed  bool
+	err     error
+}
+
+// NewWriter returns a Writer writing a pack to w.
+func NewWriter(w io.Writer, o WriterOptions) (*Writer, error) {
+	if o.Engine == (Version{}) {
+		o.Engine = Newest
+	}
+	f, err := FormatFor(o.Engine)
+	if err != nil {
+		return nil, err
+	}
+	if o.Alignment == 0 {
+		o.Alignment = dataAlign
+	}
+	if o.Alignment < 0 || o.Alignment > 1<<20 {
+		return nil, fmt.Errorf("pck: alignment %d is outside 1..%d", o.Alignment, 1<<20)
+	}
+	if f == Format1 && o.Key != nil {
+		return nil, fmt.Errorf("pck: Godot %v packs cannot be encrypted (Godot 3 has no pack encryption)", o.Engine)
+	}
+	if o.EncryptDirectory && o.Key == nil {
+		return nil, errors.New("pck: EncryptDirectory needs a Key")
+	}
+	return &Writer{w: w, o: o, format: f}, nil
+}
+
+// Format returns the pack format being written.
+func (w *Writer) Format() Format { return w.format }
+
+// Create adds an entry named name and returns the writer of its contents,
+// valid until the next Create, CreateHeader or Close. The entry is
+// encrypted when the Writer has a Key.
+func (w *Writer) Create(name string) (io.Writer, error) {
+	return w.CreateHeader(&FileHeader{Name: name, Encrypt: w.o.Key != nil})
+}
+
+// CreateHeader adds an entry described by h.
+func (w *Writer) CreateHeader(h *FileHeader) (io.Writer, error) {
+	if err := w.finish(); err != nil {
+		return nil, err
+	}
+	if w.closed {
+		return nil, errors.New("pck: Writer closed")
+	}
+	name := ValidName(h.Name)
+	if name == "" {
+		return nil, fmt.Errorf("pck: %q is not a valid pack path: %w", h.Name, ErrUnsafePath)
+	}
+	if h.Encrypt && w.o.Key == nil {
+		return nil, errors.New("pck: an encrypted entry needs WriterOptions.Key")
+	}
+	if h.Removal && w.format < Format3 {
+		return nil, fmt.Errorf("pck: removal entries need Godot 4.4 or later, not %v", w.o.Engine)
+	}
+	if w.spool == nil {
+		f, err := os.CreateTemp(w.o.TempDir, "gdvar-pck-*")
+		if err != nil {
+			return nil, err
+		}
+		os.Remove(f.Name()) // gone once closed, where the system allows it
+		w.spool, w.spoolW = f, bufio.NewWriterSize(f, 1<<16)
+	}
+	p := name
+	if resPrefix(w.format) {
+		p = "res://" + name
+	}
+	e := &Entry{Path: p, Name: name}
+	w.entries = append(w.entries, e)
+	if h.Removal {
+		e.Flags = FileRemoval
+		return io.Discard, nil
+	}
+	if err := w.pad(); err != nil {
+		return nil, err
+	}
+	e.Offset = w.pos
+	ew := &entryWriter{w: w, e: e, h: md5.New()}
+	if h.Encrypt {
+		e.Flags |= FileEncrypted
+		ew.buf = new(bytes.Buffer)
+	}
+	w.cur = ew
+	return ew, nil
+}
+
+// pad aligns the spool's end.
+func (w *Writer) pad() error {
+	a := int64(w.o.Alignment)
+	if n := (a - w.pos%a) % a; n > 0 {
+		return w.write(make([]byte, n))
+	}
+	return nil
+}
+
+func (w *Writer) write(b []byte) error {
+	if w.err != nil {
+		return w.err
+	}
+	n, err := w.spoolW.Write(b)
+	w.pos += int64(n)
+	w.err = err
+	return err
+}
+
+type entryWriter struct {
+	w   *Writer
+	e   *Entry
+	h   hash.Hash
+	buf *bytes.Buffer // plaintext of an encrypted entry
+}
+
+func (ew *entryWriter) Write(b []byte) (int, error) {
+	if ew.w.cur != ew {
+		return 0, errors.New("pck: write to an entry after the next Create or Close")
+	}
+	ew.h.Write(b)
+	ew.e.Size += int64(len(b))
+	if ew.buf != nil {
+		return ew.buf.Write(b)
+	}
+	if err := ew.w.write(b); err != nil {
+		return 0, err
+	}
+	return len(b), nil
+}
+
+// finish ends the current entry.
+func (w *Writer) finish() error {
+	ew := w.cur
+	if ew == nil {
+		return w.err
+	}
+	w.cur = nil
+	copy(ew.e.MD5[:], ew.h.Sum(nil))
+	if ew.buf != nil {
+		sealed, err := gdfile.AppendSealed(nil, ew.buf.Bytes(), *w.o.Key, nil)
+		if err != nil {
+			w.err = err
+			return err
+		}
+		return w.write(sealed)
+	}
+	return w.err
+}
+
+// directory returns the directory's entries, encoded.
+func (w *Writer) directory() []byte {
+	var d []byte
+	le := binary.LittleEndian
+	for _, e := range w.entries {
+		n := len(e.Path)
+		padded := (n + 4) &^ 3 // at least one NUL, to a multiple of 4 (the exporter's layout)
+		d = le.AppendUint32(d, uint32(padded))
+		d = append(d, e.Path...)
+		d = append(d, make([]byte, padded-n)...)
+		d = le.AppendUint64(d, uint64(e.Offset))
+		d = le.AppendUint64(d, uint64(e.Size))
+		d = append(d, e.MD5[:]...)
+		if w.format >= Format2 {
+			d = le.AppendUint32(d, uint32(e.Flags))
+		}
+	}
+	return d
+}
+
+// Close finishes the last entry and writes the pack. It does not close the
+// underlying writer.
+func (w *Writer) Close() error {
+	if w.closed {
+		return errors.New("pck: Writer closed")
+	}
+	if err := w.finish(); err != nil {
+		return err
+	}
+	w.closed = true
+	if w.spool != nil {
+		defer w.spool.Close()
+		if err := w.spoolW.Flush(); err != nil {
+			return err
+		}
+	}
+	le := binary.LittleEndian
+	dir := le.AppendUint32(nil, uint32(len(w.entries)))
+	body := w.directory()
+	flags := Flags(0)
+	if w.o.EncryptDirectory {
+		flags |= DirEncrypted
+		sealed, err := gdfile.AppendSealed(dir, body, *w.o.Key, nil)
+		if err != nil {
+			return err
+		}
+		dir = sealed
+	} else {
+		dir = append(dir, body...)
+	}
+	align := func(n int64) int64 { a := int64(w.o.Alignment); return (n + a - 1) / a * a }
+	var head []byte
+	head = le.AppendUint32(head, magic)
+	head = le.AppendUint32(head, uint32(w.format))
+	head = le.AppendUint32(head, uint32(w.o.Engine.Major))
+	head = le.AppendUint32(head, uint32(w.o.Engine.Minor))
+	head = le.AppendUint32(head, uint32(w.o.Engine.Patch))
+	var fileBase, dirOffset int64
+	switch w.format {
+	case Format1:
+		// Offsets are absolute: the data follows the header and directory.
+		fileBase = align(int64(headerV1 + len(dir)))
+		for _, e := range w.entries {
+			if e.Flags&FileRemoval == 0 {
+				e.Offset += fileBase
+			}
+		}
+		dir = le.AppendUint32(nil, uint32(len(w.entries)))
+		dir = append(dir, w.directory()...)
+		head = append(head, make([]byte, 16*4)...)
+	case Format2:
+		// The file base counts from the pack's start, so that the pack
+		// can be embedded as it is; engines that predate the flag read
+		// the same offsets from a pack that is a whole file.
+		flags |= RelFileBase
+		fileBase = align(int64(headerV2 + len(dir)))
+		head = le.AppendUint32(head, uint32(flags))
+		head = le.AppendUint64(head, uint64(fileBase))
+		head = append(head, make([]byte, 16*4)...)
+	case Format3:
+		flags |= RelFileBase
+		fileBase = align(headerV3)
+		dirOffset = fileBase + align(w.pos)
+		head = le.AppendUint32(head, uint32(flags))
+		head = le.AppendUint64(head, uint64(fileBase))
+		head = le.AppendUint64(head, uint64(dirOffset))
+		head = append(head, make([]byte, 16*4)...)
+	}
+	out := bufio.NewWriterSize(w.w, 1<<16)
+	out.Write(head)
+	written := int64(len(head))
+	if w.format != Format3 {
+		out.Write(dir)
+		written += int64(len(dir))
+	}
+	out.Write(make([]byte, fileBase-written))
+	if w.spool != nil {
+		if _, err := w.spool.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, io.LimitReader(w.spool, w.pos)); err != nil {
+			return err
+		}
+	}
+	if w.format == Format3 {
+		out.Write(make([]byte, dirOffset-fileBase-w.pos))
+		out.Write(dir)
+	}
+	return out.Flush()
+}
