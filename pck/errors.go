@@ -35,9 +35,9 @@ var (
 // Error is an error about a pack: where (a byte offset in the file) and
 // what was being read.
 type Error struct {
-	Off  int64  // byte offset in the file, -1 when none
-	What string // what was read: "header", "directory entry 3", an entry's path
-	Err  error  // one of the sentinel errors
+	Off    int64  // byte offset in the file, -1 when none
+	What   string // what was read: "header", "directory entry 3", an entry's path
+	Err    error  // one of the sentinel errors
 	Detail string // more about it, or ""
 	cause  error  // the underlying error (gdfile's), if any
 }
