@@ -81,7 +81,10 @@ type Version struct{ Major, Minor, Patch int }
 
 func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
-// ParseVersion reads "4", "4.6" or "4.6.1".
+// ParseVersion reads "4.6", "4.6.1", or a family alone: "3" is 3.0.0 and
+// "4" 4.4.0, the oldest version that reads the family's newest format, so
+// that the pack loads in every engine that could (an engine refuses a pack
+// whose header names a newer minor version than its own).
 func ParseVersion(s string) (Version, error) {
 	var v Version
 	parts := strings.Split(s, ".")
@@ -102,14 +105,8 @@ func ParseVersion(s string) (Version, error) {
 			v.Patch = n
 		}
 	}
-	if len(parts) == 1 {
-		// A family alone means its newest line.
-		switch v.Major {
-		case 3:
-			v.Minor = 6
-		case 4:
-			v.Minor = 6
-		}
+	if len(parts) == 1 && v.Major == 4 {
+		v.Minor = 4
 	}
 	return v, nil
 }
