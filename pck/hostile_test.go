@@ -30,6 +30,8 @@ func rawV1(count uint32, entries []rawEntry, tail []byte) []byte {
 	return append(b, tail...)
 }
 
+func byteReader(b []byte) *bytes.Reader { return bytes.NewReader(b) }
+
 func open(data []byte) (*Reader, error) {
 	return NewReader(bytes.NewReader(data), int64(len(data)), nil)
 }
