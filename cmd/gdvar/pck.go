@@ -63,13 +63,17 @@ Examples:
 `
 
 func runPck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		if len(args) == 0 {
 			fmt.Fprint(stderr, pckUsage)
 			return 2
 		}
 		fmt.Fprint(stdout, pckUsage)
 		return 0
+	}
+	if strings.HasPrefix(args[0], "-") {
+		usageError(stderr, "pck", fmt.Errorf("flag provided but not defined: -%s", strings.TrimLeft(args[0], "-")))
+		return 2
 	}
 	sub, args := args[0], args[1:]
 	fs := flag.NewFlagSet("pck "+sub, flag.ContinueOnError)
