@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -221,4 +222,56 @@ func le64(v uint64) []byte {
 		b[i] = byte(v >> (8 * i))
 	}
 	return b
+}
+
+// A Writer on a file writes format 3 directly, also after other bytes.
+func TestWriterToFile(t *testing.T) {
+	for _, c := range writerCases() {
+		t.Run(c.name, func(t *testing.T) {
+			p := t.TempDir() + "/x.pck"
+			f, err := os.Create(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.WriteString("some executable bytes")
+			w, err := NewWriter(f, c.o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range sortedNames(testFiles) {
+				fw, _ := w.Create(name)
+				io.Copy(fw, strings.NewReader(testFiles[name]))
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			want := build(t, c.o, testFiles)
+			end, _ := f.Seek(0, io.SeekCurrent)
+			f.Close()
+			got, _ := os.ReadFile(p)
+			if int(end) != len(got) || len(got) != len("some executable bytes")+len(want) {
+				t.Fatalf("%d bytes, position %d, want %d", len(got), end, len("some executable bytes")+len(want))
+			}
+			r, err := NewReader(bytes.NewReader(got), int64(len(got)), &Options{Key: c.o.Key, Offset: int64(len("some executable bytes"))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Flags != mustRead(t, want, c.o.Key).Flags {
+				t.Errorf("flags %v", r.Flags)
+			}
+			for name, content := range testFiles {
+				if b, err := r.ReadFile(name); err != nil || string(b) != content {
+					t.Errorf("%s: %q %v", name, b, err)
+				}
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, data []byte, key *gdfile.Key) *Reader {
+	r, err := NewReader(bytes.NewReader(data), int64(len(data)), &Options{Key: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

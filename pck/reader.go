@@ -234,7 +234,8 @@ func readMagic(r io.ReaderAt, at int64) bool {
 // dirReader reads a directory's fields, from a stream bounded by the bytes
 // the file has left.
 type dirReader struct {
-	r    *bufio.Reader
+	scratch [16]byte
+	r       *bufio.Reader
 	off  int64 // file offset of the next byte, -1 inside an encrypted block
 	left int64 // bytes left to read
 	err  error
@@ -248,7 +249,12 @@ func (d *dirReader) bytes(n int64, what string) []byte {
 		d.err = fail(d.off, what, ErrTruncated, strconv.FormatInt(n, 10)+" bytes announced, "+strconv.FormatInt(d.left, 10)+" left")
 		return nil
 	}
-	b := make([]byte, n)
+	var b []byte
+	if n <= int64(len(d.scratch)) {
+		b = d.scratch[:n] // valid until the next read
+	} else {
+		b = make([]byte, n)
+	}
 	if _, err := io.ReadFull(d.r, b); err != nil {
 		d.err = fail(d.off, what, ErrTruncated, err.Error())
 		return nil
@@ -292,6 +298,7 @@ func (pr *Reader) readDirectory(dir, loadOffset int64) error {
 		if head == nil {
 			return d.err
 		}
+		head = append([]byte(nil), head...)
 		n := gdfile.SealedLength(head)
 		rest := gdfile.SealedSize(n) - gdfile.SealedHeader
 		if n > uint64(d.left) || rest > uint64(d.left) {
@@ -315,21 +322,25 @@ func (pr *Reader) readDirectory(dir, loadOffset int64) error {
 	}
 	pr.Entries = make([]*Entry, 0, count)
 	for i := int64(0); i < count; i++ {
-		what := "directory entry " + strconv.FormatInt(i, 10)
-		sl := int64(d.u32(what + " path length"))
-		p := d.bytes(sl, what+" path")
+		what := func() string { return "directory entry " + strconv.FormatInt(i, 10) }
+		sl := int64(d.u32("path length"))
+		p := d.bytes(sl, "path")
 		e := &Entry{}
 		if j := bytes.IndexByte(p, 0); j >= 0 {
 			p = p[:j]
 		}
 		e.Path = string(p)
-		ofs := d.u64(what + " offset")
-		size := d.u64(what + " size")
-		copy(e.MD5[:], d.bytes(16, what+" md5"))
+		ofs := d.u64("offset")
+		size := d.u64("size")
+		copy(e.MD5[:], d.bytes(16, "md5"))
 		if pr.Format >= Format2 {
-			e.Flags = FileFlags(d.u32(what + " flags"))
+			e.Flags = FileFlags(d.u32("flags"))
 		}
 		if d.err != nil {
+			var pe *Error
+			if errors.As(d.err, &pe) {
+				pe.What = what() + " " + pe.What
+			}
 			return d.err
 		}
 		var abs uint64
@@ -340,13 +351,13 @@ func (pr *Reader) readDirectory(dir, loadOffset int64) error {
 		}
 		if abs < ofs || size > uint64(pr.size) || abs > uint64(pr.size) {
 			if e.hasData(pr.Flags) {
-				return fail(pr.DirOffset, what+" ("+e.Path+")", ErrTruncated, "its data lies past the end of the file")
+				return fail(pr.DirOffset, what()+" ("+e.Path+")", ErrTruncated, "its data lies past the end of the file")
 			}
 			abs, size = 0, 0
 		}
 		e.Offset, e.Size = int64(abs), int64(size)
 		if e.hasData(pr.Flags) && e.Offset+e.stored() > pr.size {
-			return fail(e.Offset, what+" ("+e.Path+")", ErrTruncated,
+			return fail(e.Offset, what()+" ("+e.Path+")", ErrTruncated,
 				strconv.FormatInt(e.stored(), 10)+" bytes announced, the file has "+strconv.FormatInt(pr.size-e.Offset, 10)+" after its offset")
 		}
 		if e.Flags&FileRemoval == 0 {

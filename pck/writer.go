@@ -56,9 +56,12 @@ type Writer struct {
 	w       io.Writer
 	o       WriterOptions
 	format  Format
-	spool   *os.File
-	spoolW  *bufio.Writer
-	pos     int64 // bytes written to the spool
+	spool   *os.File      // where the data waits (nil when direct)
+	spoolW  *bufio.Writer // buffers the data, to the spool or the output
+	pos     int64         // bytes of data written, from the file base
+	direct  io.WriteSeeker
+	start   int64 // the pack's start in direct, where it was when NewWriter ran
+	copyBuf []byte
 	entries []*Entry
 	cur     *entryWriter
 	closed  bool
@@ -86,7 +89,49 @@ func NewWriter(w io.Writer, o WriterOptions) (*Writer, error) {
 	if o.EncryptDirectory && o.Key == nil {
 		return nil, errors.New("pck: EncryptDirectory needs a Key")
 	}
-	return &Writer{w: w, o: o, format: f}, nil
+	pw := &Writer{w: w, o: o, format: f}
+	// Format 3 puts the directory after the data: a seekable output takes
+	// the data directly, and the header's directory offset afterwards.
+	if ws, ok := w.(io.WriteSeeker); ok && f == Format3 {
+		if at, err := ws.Seek(0, io.SeekCurrent); err == nil {
+			pw.direct, pw.start = ws, at
+		}
+	}
+	return pw, nil
+}
+
+// fileBase is where the data starts in format 3.
+func (w *Writer) fileBase3() int64 { return w.align(headerV3) }
+
+func (w *Writer) align(n int64) int64 {
+	a := int64(w.o.Alignment)
+	return (n + a - 1) / a * a
+}
+
+// header3 is the format 3 header, padded to the file base.
+func (w *Writer) header3(dirOffset int64) []byte {
+	le := binary.LittleEndian
+	head := w.headStart()
+	flags := RelFileBase
+	if w.o.EncryptDirectory {
+		flags |= DirEncrypted
+	}
+	head = le.AppendUint32(head, uint32(flags))
+	head = le.AppendUint64(head, uint64(w.fileBase3()))
+	head = le.AppendUint64(head, uint64(dirOffset))
+	head = append(head, make([]byte, 16*4)...)
+	return append(head, make([]byte, w.fileBase3()-int64(len(head)))...)
+}
+
+// headStart is the magic, format and engine version.
+func (w *Writer) headStart() []byte {
+	le := binary.LittleEndian
+	var head []byte
+	head = le.AppendUint32(head, magic)
+	head = le.AppendUint32(head, uint32(w.format))
+	head = le.AppendUint32(head, uint32(w.o.Engine.Major))
+	head = le.AppendUint32(head, uint32(w.o.Engine.Minor))
+	return le.AppendUint32(head, uint32(w.o.Engine.Patch))
 }
 
 // Format returns the pack format being written.
@@ -117,13 +162,8 @@ func (w *Writer) CreateHeader(h *FileHeader) (io.Writer, error) {
 	if h.Removal && w.format < Format3 {
 		return nil, fmt.Errorf("pck: removal entries need Godot 4.4 or later, not %v", w.o.Engine)
 	}
-	if w.spool == nil {
-		f, err := os.CreateTemp(w.o.TempDir, "gdvar-pck-*")
-		if err != nil {
-			return nil, err
-		}
-		os.Remove(f.Name()) // gone once closed, where the system allows it
-		w.spool, w.spoolW = f, bufio.NewWriterSize(f, 1<<16)
+	if err := w.open(); err != nil {
+		return nil, err
 	}
 	p := name
 	if resPrefix(w.format) {
@@ -148,7 +188,30 @@ func (w *Writer) CreateHeader(h *FileHeader) (io.Writer, error) {
 	return ew, nil
 }
 
-// pad aligns the spool's end.
+// open prepares where the data goes, on the first entry.
+func (w *Writer) open() error {
+	if w.spoolW != nil {
+		return nil
+	}
+	if w.direct != nil {
+		// The header, with the directory offset to fill in at Close.
+		if _, err := w.direct.Write(w.header3(0)); err != nil {
+			w.err = err
+			return err
+		}
+		w.spoolW = bufio.NewWriterSize(w.direct, 1<<16)
+		return nil
+	}
+	f, err := os.CreateTemp(w.o.TempDir, "gdvar-pck-*")
+	if err != nil {
+		return err
+	}
+	os.Remove(f.Name()) // gone once closed, where the system allows it
+	w.spool, w.spoolW = f, bufio.NewWriterSize(f, 1<<16)
+	return nil
+}
+
+// pad aligns the data's end.
 func (w *Writer) pad() error {
 	a := int64(w.o.Alignment)
 	if n := (a - w.pos%a) % a; n > 0 {
@@ -187,6 +250,30 @@ func (ew *entryWriter) Write(b []byte) (int, error) {
 		return 0, err
 	}
 	return len(b), nil
+}
+
+// ReadFrom copies r into the entry through one buffer for the whole
+// Writer, so that io.Copy allocates nothing per entry.
+func (ew *entryWriter) ReadFrom(r io.Reader) (int64, error) {
+	if ew.w.copyBuf == nil {
+		ew.w.copyBuf = make([]byte, 1<<16)
+	}
+	var n int64
+	for {
+		m, err := r.Read(ew.w.copyBuf)
+		if m > 0 {
+			if _, werr := ew.Write(ew.w.copyBuf[:m]); werr != nil {
+				return n, werr
+			}
+			n += int64(m)
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // finish ends the current entry.
@@ -228,8 +315,9 @@ func (w *Writer) directory() []byte {
 	return d
 }
 
-// Close finishes the last entry and writes the pack. It does not close the
-// underlying writer.
+// Close finishes the last entry and writes the pack (or, for a format 3
+// pack written directly, its directory and the header's directory offset).
+// It does not close the underlying writer.
 func (w *Writer) Close() error {
 	if w.closed {
 		return errors.New("pck: Writer closed")
@@ -240,9 +328,12 @@ func (w *Writer) Close() error {
 	w.closed = true
 	if w.spool != nil {
 		defer w.spool.Close()
-		if err := w.spoolW.Flush(); err != nil {
-			return err
-		}
+	}
+	if err := w.open(); err != nil {
+		return err
+	}
+	if err := w.spoolW.Flush(); err != nil {
+		return err
 	}
 	le := binary.LittleEndian
 	dir := le.AppendUint32(nil, uint32(len(w.entries)))
@@ -258,18 +349,30 @@ func (w *Writer) Close() error {
 	} else {
 		dir = append(dir, body...)
 	}
-	align := func(n int64) int64 { a := int64(w.o.Alignment); return (n + a - 1) / a * a }
-	var head []byte
-	head = le.AppendUint32(head, magic)
-	head = le.AppendUint32(head, uint32(w.format))
-	head = le.AppendUint32(head, uint32(w.o.Engine.Major))
-	head = le.AppendUint32(head, uint32(w.o.Engine.Minor))
-	head = le.AppendUint32(head, uint32(w.o.Engine.Patch))
-	var fileBase, dirOffset int64
-	switch w.format {
-	case Format1:
+	if w.format == Format3 {
+		fileBase := w.fileBase3()
+		dirOffset := fileBase + w.align(w.pos)
+		tail := append(make([]byte, dirOffset-fileBase-w.pos), dir...)
+		if w.direct != nil {
+			if _, err := w.direct.Write(tail); err != nil {
+				return err
+			}
+			if _, err := w.direct.Seek(w.start+24+8, io.SeekStart); err != nil {
+				return err
+			}
+			if _, err := w.direct.Write(le.AppendUint64(nil, uint64(dirOffset))); err != nil {
+				return err
+			}
+			_, err := w.direct.Seek(w.start+dirOffset+int64(len(dir)), io.SeekStart)
+			return err
+		}
+		return w.copyOut(w.header3(dirOffset), tail)
+	}
+	head := w.headStart()
+	var fileBase int64
+	if w.format == Format1 {
 		// Offsets are absolute: the data follows the header and directory.
-		fileBase = align(int64(headerV1 + len(dir)))
+		fileBase = w.align(int64(headerV1 + len(dir)))
 		for _, e := range w.entries {
 			if e.Flags&FileRemoval == 0 {
 				e.Offset += fileBase
@@ -278,32 +381,25 @@ func (w *Writer) Close() error {
 		dir = le.AppendUint32(nil, uint32(len(w.entries)))
 		dir = append(dir, w.directory()...)
 		head = append(head, make([]byte, 16*4)...)
-	case Format2:
+	} else {
 		// The file base counts from the pack's start, so that the pack
 		// can be embedded as it is; engines that predate the flag read
 		// the same offsets from a pack that is a whole file.
 		flags |= RelFileBase
-		fileBase = align(int64(headerV2 + len(dir)))
+		fileBase = w.align(int64(headerV2 + len(dir)))
 		head = le.AppendUint32(head, uint32(flags))
 		head = le.AppendUint64(head, uint64(fileBase))
-		head = append(head, make([]byte, 16*4)...)
-	case Format3:
-		flags |= RelFileBase
-		fileBase = align(headerV3)
-		dirOffset = fileBase + align(w.pos)
-		head = le.AppendUint32(head, uint32(flags))
-		head = le.AppendUint64(head, uint64(fileBase))
-		head = le.AppendUint64(head, uint64(dirOffset))
 		head = append(head, make([]byte, 16*4)...)
 	}
+	head = append(head, dir...)
+	head = append(head, make([]byte, fileBase-int64(len(head)))...)
+	return w.copyOut(head, nil)
+}
+
+// copyOut writes head, the spooled data and tail to the output.
+func (w *Writer) copyOut(head, tail []byte) error {
 	out := bufio.NewWriterSize(w.w, 1<<16)
 	out.Write(head)
-	written := int64(len(head))
-	if w.format != Format3 {
-		out.Write(dir)
-		written += int64(len(dir))
-	}
-	out.Write(make([]byte, fileBase-written))
 	if w.spool != nil {
 		if _, err := w.spool.Seek(0, io.SeekStart); err != nil {
 			return err
@@ -312,9 +408,6 @@ func (w *Writer) Close() error {
 			return err
 		}
 	}
-	if w.format == Format3 {
-		out.Write(make([]byte, dirOffset-fileBase-w.pos))
-		out.Write(dir)
-	}
+	out.Write(tail)
 	return out.Flush()
 }

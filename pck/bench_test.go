@@ -1,0 +1,134 @@
+package pck
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"testing"
+)
+
+// benchPack writes a pack of n entries of size bytes each to a file.
+func benchPack(b *testing.B, n, size int, o WriterOptions) string {
+	b.Helper()
+	p := filepath.Join(b.TempDir(), "bench.pck")
+	f, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := NewWriter(f, o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	chunk := bytes.Repeat([]byte("godot pack bench "), 1<<12)
+	for i := range n {
+		fw, err := w.Create(fmt.Sprintf("res://assets/dir%03d/file%05d.bin", i%100, i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for left := size; left > 0; left -= len(chunk) {
+			fw.Write(chunk[:min(left, len(chunk))])
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	f.Close()
+	return p
+}
+
+// Opening (reading the header and directory of) a 10,000-entry pack.
+func BenchmarkOpen10000(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		o    WriterOptions
+	}{{"format1", WriterOptions{Engine: Version{3, 2, 3}}}, {"format3", WriterOptions{}}, {"format3-encdir", WriterOptions{Key: testKey, EncryptDirectory: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			o := c.o
+			o.Key = nil
+			if c.o.EncryptDirectory {
+				o = c.o
+			}
+			p := benchPack(b, 10000, 100, o)
+			b.ReportAllocs()
+			for b.Loop() {
+				r, err := Open(p, &Options{Key: c.o.Key})
+				if err != nil || len(r.Entries) != 10000 {
+					b.Fatal(err)
+				}
+				r.Close()
+			}
+		})
+	}
+}
+
+// benchSize is the data extracted by BenchmarkExtract (MiB), from
+// $GDVAR_BENCH_PCK_MIB (default 256; the target figure is for 1024).
+func benchSize() int {
+	if n, err := strconv.Atoi(os.Getenv("GDVAR_BENCH_PCK_MIB")); err == nil && n > 0 {
+		return n
+	}
+	return 256
+}
+
+// Extracting large entries (64 MiB each) to disk: the memory it takes
+// (B/op) stays one copy buffer and the directory, whatever the size.
+func BenchmarkExtract(b *testing.B) {
+	mib := benchSize()
+	const entry = 64
+	p := benchPack(b, max(1, mib/entry), entry<<20, WriterOptions{})
+	r, err := Open(p, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	b.SetBytes(int64(max(1, mib/entry)) * entry << 20)
+	b.ReportAllocs()
+	for b.Loop() {
+		dir := b.TempDir()
+		if err := r.Extract(dir, ExtractOptions{}); err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		os.RemoveAll(dir)
+		b.StartTimer()
+	}
+}
+
+// Packing a directory of 1000 files of 64 KiB with Writer into a file.
+func BenchmarkPackDirectory(b *testing.B) {
+	src := b.TempDir()
+	data := bytes.Repeat([]byte("x"), 64<<10)
+	var names []string
+	for i := range 1000 {
+		name := fmt.Sprintf("d%02d/f%04d.bin", i%10, i)
+		os.MkdirAll(filepath.Join(src, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(src, name), data, 0o644)
+		names = append(names, name)
+	}
+	out := filepath.Join(b.TempDir(), "out.pck")
+	b.SetBytes(int64(len(names) * len(data)))
+	b.ReportAllocs()
+	for b.Loop() {
+		f, err := os.Create(out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		w, _ := NewWriter(f, WriterOptions{})
+		for _, name := range names {
+			fw, _ := w.Create(name)
+			src, err := os.Open(filepath.Join(src, name))
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(fw, src)
+			src.Close()
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+}
