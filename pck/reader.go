@@ -236,9 +236,9 @@ func readMagic(r io.ReaderAt, at int64) bool {
 type dirReader struct {
 	scratch [16]byte
 	r       *bufio.Reader
-	off  int64 // file offset of the next byte, -1 inside an encrypted block
-	left int64 // bytes left to read
-	err  error
+	off     int64 // file offset of the next byte, -1 inside an encrypted block
+	left    int64 // bytes left to read
+	err     error
 }
 
 func (d *dirReader) bytes(n int64, what string) []byte {
