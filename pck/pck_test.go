@@ -122,11 +122,7 @@ func TestRoundTrip(t *testing.T) {
 					t.Errorf("Lookup(res://%s) = %v", name, e)
 				}
 			}
-			var expected []string
-			for _, n := range sortedNames(testFiles) {
-				expected = append(expected, n)
-			}
-			if err := fstest.TestFS(r, expected...); err != nil {
+			if err := fstest.TestFS(r, sortedNames(testFiles)...); err != nil {
 				t.Fatal(err)
 			}
 			if c.o.Key != nil {
