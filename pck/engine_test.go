@@ -3,6 +3,7 @@ package pck
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,6 +37,7 @@ func TestGodot46Goldens(t *testing.T) {
 		{"godot4.6-plain.pck", nil, RelFileBase, 0},
 		{"godot4.6-encrypted.pck", engineKey, RelFileBase | DirEncrypted, FileEncrypted},
 		{"godot4.6-encfiles.pck", engineKey, RelFileBase, FileEncrypted},
+		{"godot4.6-removal.pck", nil, RelFileBase, 0},
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			r, err := Open(filepath.Join("testdata", "engine", c.file), &Options{Key: c.key})
@@ -43,8 +45,29 @@ func TestGodot46Goldens(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer r.Close()
+			if strings.Contains(c.file, "removal") {
+				checkRemovalPack(t, &r.Reader)
+				return
+			}
 			checkEnginePack(t, &r.Reader, c.flags, c.efiles)
 		})
+	}
+}
+
+// checkRemovalPack checks the pack pack4.gd makes with add_file_removal.
+func checkRemovalPack(t *testing.T, r *Reader) {
+	t.Helper()
+	if len(r.Entries) != 2 || r.Entries[1].Path != "dir/b.bin" || r.Entries[1].Flags != FileRemoval || r.Entries[1].Size != 0 {
+		t.Fatalf("removal pack: %+v", r.Entries[1])
+	}
+	if b, err := r.ReadFile("a.txt"); err != nil || string(b) != engineFiles["a.txt"] {
+		t.Errorf("a.txt: %q %v", b, err)
+	}
+	if _, err := r.Stat("dir/b.bin"); err == nil {
+		t.Error("a removal entry is in the file system view")
+	}
+	if _, err := r.OpenEntry(r.Entries[1]); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("opening a removal: %v", err)
 	}
 }
 
@@ -101,17 +124,21 @@ func TestEngine4PCKPacker(t *testing.T) {
 		if f[1] == "encrypted.pck" {
 			flags |= DirEncrypted
 		}
-		checkEnginePack(t, r, flags, efiles)
+		if f[1] == "removal.pck" {
+			checkRemovalPack(t, r)
+		} else {
+			checkEnginePack(t, r, flags, efiles)
+		}
 		golden := filepath.Join("testdata", "engine", "godot4.6-"+f[1])
 		if os.Getenv("GDVAR_UPDATE_GOLDEN") != "" {
 			if err := os.WriteFile(golden, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-		} else if want, err := os.ReadFile(golden); err != nil || (f[1] == "plain.pck" && !bytes.Equal(want, data)) {
+		} else if want, err := os.ReadFile(golden); err != nil || ((f[1] == "plain.pck" || f[1] == "removal.pck") && !bytes.Equal(want, data)) {
 			t.Errorf("%s differs from %s (%v)", f[1], golden, err)
 		}
 	}
-	if n != 3 {
+	if n != 4 {
 		t.Fatalf("%d packs from the engine\n%s", n, res.Stderr)
 	}
 }
@@ -152,13 +179,30 @@ func TestEngine4LoadsPacks(t *testing.T) {
 		with = append(with, pckPath)
 		args = append(args, c.name+".pck")
 	}
+	// A pack loaded last removes one file of the first.
+	var rm bytes.Buffer
+	w, _ := NewWriter(&rm, WriterOptions{})
+	w.CreateHeader(&FileHeader{Name: "v46/icon.png", Removal: true})
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	rmPath := filepath.Join(dir, "zremoval.pck")
+	os.WriteFile(rmPath, rm.Bytes(), 0o644)
+	with = append(with, rmPath)
+	args = append(args, "zremoval.pck")
+	delete(want, "v46/icon.png")
 	args = append(append(args, "//"), paths...)
 	res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "engine", "pack4.gd"), With: with, Args: args})
 	if res.Code != 0 {
 		t.Fatalf("engine: code %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
 	}
 	got := map[string]string{}
+	removed := false
 	for _, line := range strings.Split(res.Stdout, "\n") {
+		if line == "missing v46/icon.png" {
+			removed = true
+			continue
+		}
 		if strings.HasPrefix(line, "load failed") || strings.HasPrefix(line, "missing") {
 			t.Error(line)
 			continue
@@ -176,5 +220,8 @@ func TestEngine4LoadsPacks(t *testing.T) {
 		if g, ok := got[p]; !ok || g != w {
 			t.Errorf("%s: engine read %q (present %v), want %q", p, g, ok, w)
 		}
+	}
+	if !removed {
+		t.Error("the removal entry did not remove v46/icon.png")
 	}
 }

@@ -172,7 +172,13 @@ func (w *Writer) CreateHeader(h *FileHeader) (io.Writer, error) {
 	e := &Entry{Path: p, Name: name}
 	w.entries = append(w.entries, e)
 	if h.Removal {
+		// No data; the offset is where the data would be, as PCKPacker
+		// writes it.
 		e.Flags = FileRemoval
+		if err := w.pad(); err != nil {
+			return nil, err
+		}
+		e.Offset = w.pos
 		return io.Discard, nil
 	}
 	if err := w.pad(); err != nil {

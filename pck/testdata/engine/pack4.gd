@@ -1,7 +1,8 @@
 # Godot 4.6 side of the pck engine tests (run by internal/godot4web).
 #
 #   make            writes packs with PCKPacker to user:// and prints each
-#                   as "pack NAME BASE64"
+#                   as "pack NAME BASE64" (plain, encrypted files and
+#                   directory, encrypted files, and one with a removal entry)
 #   load PCK… // PATH…
 #                   loads each res://PCK with ProjectSettings.load_resource_pack
 #                   (after copying it to user://) and prints
@@ -59,6 +60,17 @@ func make():
 		err = pack("encrypted.pck", 32, KEY, true, true)
 	if err == OK:
 		err = pack("encfiles.pck", 16, KEY, false, true)
+	if err == OK:
+		var pk = PCKPacker.new()
+		err = pk.pck_start("user://removal.pck")
+		if err == OK:
+			err = pk.add_file("res://a.txt", "user://src_a.txt")
+		if err == OK:
+			err = pk.add_file_removal("res://dir/b.bin")
+		if err == OK:
+			err = pk.flush()
+		if err == OK:
+			print("pack removal.pck ", Marshalls.raw_to_base64(FileAccess.get_file_as_bytes("user://removal.pck")))
 	return 0 if err == OK else 10 + err
 
 func load_packs(names, paths):
@@ -67,7 +79,7 @@ func load_packs(names, paths):
 		var f = FileAccess.open("user://" + name, FileAccess.WRITE)
 		f.store_buffer(data)
 		f.close()
-		if not ProjectSettings.load_resource_pack("user://" + name):
+		if not ProjectSettings.load_resource_pack("user://" + name, true):
 			print("load failed ", name)
 	for p in paths:
 		if not FileAccess.file_exists("res://" + p):
