@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+	"time"
+
+	"github.com/gdvar/gdvar/internal/enginetest"
 )
 
 // benchPack writes a pack of n entries of size bytes each to a file.
@@ -131,4 +134,33 @@ func BenchmarkPackDirectory(b *testing.B) {
 		}
 		f.Close()
 	}
+}
+
+// Godot 3.2.3's PCKPacker packing the same directory as
+// BenchmarkPackDirectory, timed inside the engine (packer-ns/op, without
+// the engine's start-up); skipped without the engine.
+func BenchmarkGodot3PCKPacker(b *testing.B) {
+	enginetest.Godot3(b)
+	src := b.TempDir()
+	data := bytes.Repeat([]byte("x"), 64<<10)
+	for i := range 1000 {
+		name := fmt.Sprintf("d%02d/f%04d.bin", i%10, i)
+		os.MkdirAll(filepath.Join(src, filepath.Dir(name)), 0o755)
+		os.WriteFile(filepath.Join(src, name), data, 0o644)
+	}
+	out := filepath.Join(b.TempDir(), "out.pck")
+	b.SetBytes(1000 * int64(len(data)))
+	var total time.Duration
+	n := 0
+	for b.Loop() {
+		line := enginetest.RunGodot3(b, filepath.Join("testdata", "engine", "pack3.gd"), "bench", src, out)
+		var usec, files int
+		if _, err := fmt.Sscanf(line, "usec %d files %d", &usec, &files); err != nil || files != 1000 {
+			b.Fatalf("engine: %q", line)
+		}
+		total += time.Duration(usec) * time.Microsecond
+		n++
+	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(n), "packer-ns/op")
+	b.ReportMetric(float64(1000*len(data))/(total.Seconds()/float64(n))/1e6, "packer-MB/s")
 }
