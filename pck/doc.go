@@ -1,9 +1,10 @@
 // Package pck reads and writes Godot's resource packs (.pck): the files of
 // an exported game, as a whole file or embedded in the executable, in every
 // pack format the engines write (format 1: Godot 3; format 2: Godot 4.0 to
-// 4.3; format 3: Godot 4.4 to 4.6), plain or encrypted. It does not know
-// format 4 (Godot 4.7), sparse bundles (whose files live outside the pack)
-// or delta patches, and lists such packs' entries without opening them.
+// 4.3; format 3: Godot 4.4 to 4.6), plain or encrypted. It refuses later
+// formats, and lists the entries of sparse bundles (whose files live
+// outside the pack), removals and delta patches without opening them.
+// Encrypted entries are decrypted whole in memory; the others stream.
 //
 // It is modelled on archive/zip. NewReader and Open read a pack's header
 // and directory; Reader.Entries lists them with their offsets, sizes, MD5s
@@ -16,8 +17,11 @@
 // Encrypted packs (Godot 4 only) need the game's 256-bit key, the 64 hex
 // digits of the export's encryption key (gdfile.ParseKey). A wrong key fails
 // with ErrWrongKey from the MD5 that guards each encrypted block, never with
-// garbage. Encrypted entries are decrypted whole into memory when opened;
-// the others stream.
+// garbage.
+//
+// ReadFile and SplitPath open one file of a pack by a reference such as
+// "game.pck:res://scenes/main.tscn". Package gdproject reads the
+// project.binary an export puts in the pack.
 //
 // # Hostile packs
 //
