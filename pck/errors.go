@@ -3,6 +3,7 @@ package pck
 import (
 	"errors"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Sentinel errors. Every error about a pack's bytes is an *Error whose Err
@@ -44,6 +45,9 @@ type Error struct {
 
 func (e *Error) Error() string {
 	s := "pck: " + e.What
+	if !printable(e.What) {
+		s = "pck: " + strconv.Quote(e.What)
+	}
 	if e.Off >= 0 {
 		s += " at offset " + strconv.FormatInt(e.Off, 10)
 	}
@@ -64,4 +68,16 @@ func (e *Error) Unwrap() []error {
 
 func fail(off int64, what string, err error, detail string) error {
 	return &Error{Off: off, What: what, Err: err, Detail: detail}
+}
+
+// printable reports whether s holds no control characters and is valid
+// UTF-8: a path from a pack is quoted in messages otherwise, so that it
+// cannot write to a terminal.
+func printable(s string) bool {
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
+			return false
+		}
+	}
+	return true
 }

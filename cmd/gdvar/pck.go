@@ -12,9 +12,11 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/gdfile"
 	"github.com/gdvar/gdvar/gdproject"
@@ -209,7 +211,7 @@ func listPack(w io.Writer, r *pck.Reader, asJSON bool) error {
 		if f == "" {
 			f = "-"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t %s\n", e.Size, f, e.Path)
+		fmt.Fprintf(tw, "%d\t%s\t %s\n", e.Size, f, printable(e.Path))
 		total += e.Size
 	}
 	tw.Flush()
@@ -219,6 +221,18 @@ func listPack(w io.Writer, r *pck.Reader, asJSON bool) error {
 	}
 	fmt.Fprintf(w, "%d entries, %d bytes; pack format %d, Godot %v%s\n", len(r.Entries), total, r.Format, r.Engine, where)
 	return nil
+}
+
+// printable returns a path as it is, or quoted when it holds control
+// characters or invalid UTF-8, which a pack's author could use to write
+// to the terminal.
+func printable(p string) string {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) || r == utf8.RuneError {
+			return strconv.Quote(p)
+		}
+	}
+	return p
 }
 
 // matcher returns whether an entry matches one of the patterns: a path or
@@ -287,7 +301,7 @@ func verifyPack(r *pck.Reader, stdout, stderr io.Writer) int {
 		if err := r.Verify(e); err != nil {
 			failed++
 			bar.clear()
-			fmt.Fprintf(stdout, "FAIL %s: %v\n", e.Path, err)
+			fmt.Fprintf(stdout, "FAIL %s: %v\n", printable(e.Path), err)
 		} else if !e.HasMD5() {
 			noMD5++
 		}

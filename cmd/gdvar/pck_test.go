@@ -143,3 +143,10 @@ func TestPckCatProjectBinary(t *testing.T) {
 		t.Errorf("missing: %d", status)
 	}
 }
+
+// A path with control characters is listed quoted, not sent to the terminal.
+func TestPckListQuotes(t *testing.T) {
+	if printable("a/b.txt") != "a/b.txt" || printable("\x1b[2Jx") != `"\x1b[2Jx"` || printable("a\xffb") != `"a\xffb"` {
+		t.Fatal(printable("\x1b[2Jx"))
+	}
+}
