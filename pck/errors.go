@@ -43,6 +43,7 @@ type Error struct {
 	cause  error  // the underlying error (gdfile's), if any
 }
 
+// Error returns "pck: what at offset N: problem (detail)".
 func (e *Error) Error() string {
 	s := "pck: " + e.What
 	if !printable(e.What) {

@@ -43,6 +43,7 @@ const (
 	SparseBundle Flags = 1 << 2 // the files are beside the pack, not in it
 )
 
+// String names the flags, "dir-encrypted,rel-filebase"; "" for none.
 func (f Flags) String() string {
 	return flagString(uint32(f), []string{"dir-encrypted", "rel-filebase", "sparse-bundle"})
 }
@@ -57,6 +58,7 @@ const (
 	FileDelta     FileFlags = 1 << 2 // the data is a delta patch of the path in an earlier pack
 )
 
+// String names the flags, "encrypted"; "" for none.
 func (f FileFlags) String() string {
 	return flagString(uint32(f), []string{"encrypted", "removal", "delta"})
 }
@@ -79,6 +81,7 @@ func flagString(f uint32, names []string) string {
 // wrote it.
 type Version struct{ Major, Minor, Patch int }
 
+// String returns "major.minor.patch".
 func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
 // ParseVersion reads "4.6", "4.6.1", or a family alone: "3" is 3.0.0 and
