@@ -126,3 +126,61 @@ func FuzzDecodeBinary(f *testing.F) {
 		s.Text()
 	})
 }
+
+// A project.godot as the 4.6 editor writes it, with input events (full
+// objects) and autoloads, survives text → binary → text.
+func TestEditorText(t *testing.T) {
+	text := `; Engine configuration file.
+
+config_version=5
+
+[application]
+
+config/name="Platformer"
+run/main_scene="uid://b8x3"
+config/features=PackedStringArray("4.6", "Forward Plus")
+
+[autoload]
+
+Global="*res://global.gd"
+
+[input]
+
+jump={
+"deadzone": 0.2,
+"events": [Object(InputEventKey,"resource_local_to_scene":false,"resource_name":"","device":-1,"window_id":0,"alt_pressed":false,"shift_pressed":false,"ctrl_pressed":false,"meta_pressed":false,"pressed":false,"keycode":0,"physical_keycode":32,"key_label":0,"unicode":32,"location":0,"echo":false,"script":null)
+]
+}
+
+[rendering]
+
+textures/canvas_textures/default_texture_filter=0 ; nearest
+`
+	s, err := ParseText(text, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Settings) != 7 {
+		t.Fatalf("%d settings", len(s.Settings))
+	}
+	bin, err := s.EncodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := DecodeBinary(bin, variant.Godot4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jump, _ := back.Get("input/jump")
+	if !variant.Equal(jump, s.Settings[5].Value) {
+		t.Fatalf("input/jump: %v", jump)
+	}
+	out, err := back.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := ParseText(out, variant.Godot4)
+	if err != nil || len(again.Settings) != 7 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
