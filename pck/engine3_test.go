@@ -2,13 +2,18 @@ package pck
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gdvar/gdvar/gdproject"
 	"github.com/gdvar/gdvar/internal/enginetest"
+	"github.com/gdvar/gdvar/variant"
 )
 
 // engine3Files are the files testdata/engine/pack3.gd packs.
@@ -136,5 +141,46 @@ func TestEngine3LoadsPacks(t *testing.T) {
 		if g, ok := got[p]; !ok || g != w {
 			t.Errorf("%s: engine read %q (present %v), want %q", p, g, ok, w)
 		}
+	}
+}
+
+// Godot 3.2.3 runs a pack that Writer made as its main pack: its
+// project.binary (written by gdproject), a script and a file.
+func TestEngine3MainPack(t *testing.T) {
+	bin := enginetest.Godot3(t)
+	settings, err := gdproject.ParseText("config_version=4\n\n[application]\n\nconfig/name=\"gdvar main pack\"\n", variant.Godot3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, err := settings.EncodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile(filepath.Join("testdata", "engine", "main3.gd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, WriterOptions{Engine: Version{3, 2, 0}})
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{{"project.binary", project}, {"main.gd", script}, {"data/hello.txt", []byte("hi from the pack")}} {
+		fw, _ := w.Create(f.name)
+		fw.Write(f.data)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	p := filepath.Join(dir, "game.pck")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--main-pack", p, "--script", "res://main.gd")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "name=gdvar main pack data=hi from the pack\n") {
+		t.Fatalf("%v\n%s", err, out)
 	}
 }
