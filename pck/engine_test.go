@@ -10,7 +10,9 @@ import (
 	"testing"
 
 	"github.com/gdvar/gdvar/gdfile"
+	"github.com/gdvar/gdvar/gdproject"
 	"github.com/gdvar/gdvar/internal/godot4web"
+	"github.com/gdvar/gdvar/variant"
 )
 
 // engineFiles are the files testdata/engine/pack4.gd packs (FILES there).
@@ -223,5 +225,75 @@ func TestEngine4LoadsPacks(t *testing.T) {
 	}
 	if !removed {
 		t.Error("the removal entry did not remove v46/icon.png")
+	}
+}
+
+// Godot 4.6 starts from a pack that Writer made, given as --main-pack: the
+// project's settings as a project.binary from gdproject (naming the script
+// as the main loop, as internal/godot4web/pck.mjs does in text), the global
+// class cache, the script and a file, with the directory encrypted with
+// the official templates' key (zeros).
+func TestEngine4MainPack(t *testing.T) {
+	godot4web.Skip(t)
+	settings, err := gdproject.ParseText(`config_version=5
+
+[application]
+
+config/name="gdvar main pack"
+run/main_loop_type="GdvarMain"
+config/features=PackedStringArray("4.6")
+
+[audio]
+
+driver/driver="Dummy"
+
+[rendering]
+
+renderer/rendering_method="gl_compatibility"
+`, variant.Godot4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	project, err := settings.EncodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, err := os.ReadFile(filepath.Join("testdata", "engine", "main4.gd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	classCache := `list=[{
+"base": &"SceneTree",
+"class": &"GdvarMain",
+"icon": "",
+"is_abstract": false,
+"is_tool": false,
+"language": &"GDScript",
+"path": "res://main4.gd"
+}]
+`
+	var zero gdfile.Key
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, WriterOptions{Engine: Version{4, 6, 0}, Key: &zero, EncryptDirectory: true})
+	for _, f := range []struct {
+		name string
+		data []byte
+	}{
+		{"project.binary", project},
+		{".godot/global_script_class_cache.cfg", []byte(classCache)},
+		{"main4.gd", script},
+		{"data/hello.txt", []byte("hi from the pack")},
+	} {
+		fw, _ := w.Create(f.name)
+		fw.Write(f.data)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "main.pck")
+	os.WriteFile(p, buf.Bytes(), 0o644)
+	res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "engine", "main4.gd"), MainPack: p})
+	if res.Code != 0 || !strings.Contains(res.Stdout, "name=gdvar main pack data=hi from the pack\n") {
+		t.Fatalf("code %d\n%s\n%s", res.Code, res.Stdout, res.Stderr)
 	}
 }
