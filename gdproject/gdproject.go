@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
@@ -213,6 +214,9 @@ func (s *Settings) Text() (string, error) {
 		return "", err
 	}
 	for _, sec := range order {
+		if strings.ContainsAny(sec, "]\r\n") || strings.TrimSpace(sec) != sec {
+			return "", fmt.Errorf("%w: section %q cannot be written as text", ErrFormat, sec)
+		}
 		b.WriteString("\n[" + sec + "]\n\n")
 		if err := write(bySection[sec]); err != nil {
 			return "", err
@@ -224,7 +228,7 @@ func (s *Settings) Text() (string, error) {
 // quoteKey quotes a key that the ConfigFile reader would not read back
 // bare.
 func quoteKey(k string) string {
-	if k == "" || strings.ContainsAny(k, " =\"[]\t\n;") {
+	if k == "" || strings.ContainsAny(k, " =\"[]\t\r\n;\\") || k[0] == '#' || !utf8.ValidString(k) {
 		return strconv.Quote(k)
 	}
 	return k

@@ -184,3 +184,30 @@ textures/canvas_textures/default_texture_filter=0 ; nearest
 		t.Fatalf("%v\n%s", err, out)
 	}
 }
+
+// FuzzParseText reads any text as project.godot: no panic, and what it
+// reads writes back as text that reads to the same settings.
+func FuzzParseText(f *testing.F) {
+	for _, g := range goldens {
+		b, _ := os.ReadFile(filepath.Join("testdata", g.name+"-project.godot"))
+		f.Add(string(b))
+	}
+	f.Add("a=1\n[s]\nb={\n\"k\": [1,\n2]\n} ; c\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		s, err := ParseText(text, 0)
+		if err != nil {
+			return
+		}
+		out, err := s.Text()
+		if err != nil {
+			return
+		}
+		back, err := ParseText(out, s.Family)
+		if err != nil {
+			t.Fatalf("%q: our text does not read back: %v\n%s", text, err, out)
+		}
+		if len(back.Settings) != len(s.Settings) {
+			t.Fatalf("%q: %d settings, %d after a round trip\n%s", text, len(s.Settings), len(back.Settings), out)
+		}
+	})
+}
