@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io/fs"
+	"runtime"
 	"testing"
 )
 
@@ -112,5 +113,24 @@ func TestHostileEncryptedSize(t *testing.T) {
 	binary.LittleEndian.PutUint64(data[at:], 1<<60)
 	if _, err := NewReader(bytes.NewReader(data), int64(len(data)), &Options{Key: testKey}); !errors.Is(err, ErrTruncated) {
 		t.Fatalf("huge sealed directory: %v", err)
+	}
+}
+
+// What a pack claims costs nothing: a small pack announcing 2³² entries,
+// or an entry path of 2 GiB, allocates a few kilobytes in all.
+func TestHostileAllocations(t *testing.T) {
+	for name, data := range map[string][]byte{
+		"count":       rawV1(0xFFFFFFFF, []rawEntry{{"a", 0, 0}}, nil),
+		"path length": append(rawV1(1, nil, nil), 0xFF, 0xFF, 0xFF, 0x7F),
+	} {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 10 {
+			open(data)
+		}
+		runtime.ReadMemStats(&after)
+		if per := (after.TotalAlloc - before.TotalAlloc) / 10; per > 16<<10 {
+			t.Errorf("%s: %d bytes allocated per open of a %d-byte pack", name, per, len(data))
+		}
 	}
 }
