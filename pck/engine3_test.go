@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -179,6 +180,53 @@ func TestEngine3MainPack(t *testing.T) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, "--main-pack", p, "--script", "res://main.gd")
 	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil || !strings.Contains(string(out), "name=gdvar main pack data=hi from the pack\n") {
+		t.Fatalf("%v\n%s", err, out)
+	}
+}
+
+// Godot 3.2.3 finds and runs a format 1 pack that Writer appended to a copy
+// of the engine's executable, with the trailer (offsets from the file's
+// start).
+func TestEngine3Embedded(t *testing.T) {
+	bin := enginetest.Godot3(t)
+	script, err := os.ReadFile(filepath.Join("testdata", "engine", "main3.gd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(t.TempDir(), "game")
+	f, err := os.OpenFile(exe, os.O_CREATE|os.O_WRONLY, 0o755)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.Open(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := io.Copy(f, src)
+	src.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(make([]byte, (8-n%8)%8))
+	w, _ := NewWriter(f, WriterOptions{Engine: Version{3, 2, 0}, Trailer: true})
+	for _, e := range []struct{ name, data string }{
+		{"project.godot", "config_version=4\n\n[application]\n\nconfig/name=\"gdvar main pack\"\n"},
+		{"main.gd", string(script)},
+		{"data/hello.txt", "hi from the pack"},
+	} {
+		fw, _ := w.Create(e.name)
+		io.WriteString(fw, e.data)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, exe, "--script", "res://main.gd")
+	cmd.Dir = t.TempDir()
 	out, err := cmd.Output()
 	if err != nil || !strings.Contains(string(out), "name=gdvar main pack data=hi from the pack\n") {
 		t.Fatalf("%v\n%s", err, out)

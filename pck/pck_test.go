@@ -271,3 +271,52 @@ func mustRead(t *testing.T, data []byte, key *gdfile.Key) *Reader {
 	}
 	return r
 }
+
+// A pack appended to an executable with its trailer is found from the end.
+func TestWriterTrailer(t *testing.T) {
+	for _, c := range writerCases() {
+		t.Run(c.name, func(t *testing.T) {
+			for _, seekable := range []bool{true, false} {
+				exe := []byte("\x7fELF, or what stands for it: 33 b")
+				var data []byte
+				o := c.o
+				o.Trailer = true
+				if seekable {
+					p := t.TempDir() + "/game"
+					f, _ := os.Create(p)
+					f.Write(exe)
+					w, _ := NewWriter(f, o)
+					for _, name := range sortedNames(testFiles) {
+						fw, _ := w.Create(name)
+						io.WriteString(fw, testFiles[name])
+					}
+					if err := w.Close(); err != nil {
+						t.Fatal(err)
+					}
+					f.Close()
+					data, _ = os.ReadFile(p)
+				} else {
+					if f, _ := FormatFor(o.Engine); f == Format1 {
+						continue // absolute offsets need to know where the pack starts
+					}
+					data = append(exe, build(t, o, testFiles)...)
+				}
+				if (len(data)-len(exe))%8 != 0 || string(data[len(data)-4:]) != "GDPC" {
+					t.Fatalf("seekable %v: %d bytes, ends %q", seekable, len(data), data[len(data)-4:])
+				}
+				r, err := NewReader(bytes.NewReader(data), int64(len(data)), &Options{Key: c.o.Key})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Start != int64(len(exe)) {
+					t.Fatalf("start %d", r.Start)
+				}
+				for name, content := range testFiles {
+					if b, err := r.ReadFile(name); err != nil || string(b) != content {
+						t.Errorf("seekable %v: %s: %q %v", seekable, name, b, err)
+					}
+				}
+			}
+		})
+	}
+}

@@ -30,6 +30,14 @@ type WriterOptions struct {
 	// Alignment aligns every entry's data to a multiple of it; 0 means 16,
 	// as the exporter does (PCK_PADDING).
 	Alignment int
+	// Trailer ends the pack with the trailer by which an engine finds a
+	// pack appended to its executable: padding, the u64 size of the pack
+	// and "GDPC". Write the executable to w first: the offsets of a format
+	// 1 pack found so count from the start of the file, which the Writer
+	// takes from w's position when w is an io.Seeker (0 otherwise).
+	// Without Trailer, format 1 offsets count from the pack's start, as
+	// load_resource_pack with an offset reads them.
+	Trailer bool
 	// TempDir is where the entries' data waits until Close writes the
 	// pack after its directory (os.TempDir() when ""), as the directory's
 	// size is known only at the end.
@@ -60,7 +68,7 @@ type Writer struct {
 	spoolW  *bufio.Writer // buffers the data, to the spool or the output
 	pos     int64         // bytes of data written, from the file base
 	direct  io.WriteSeeker
-	start   int64 // the pack's start in direct, where it was when NewWriter ran
+	start   int64 // the pack's start in the output (an io.Seeker's position at NewWriter)
 	copyBuf []byte
 	entries []*Entry
 	cur     *entryWriter
@@ -90,11 +98,15 @@ func NewWriter(w io.Writer, o WriterOptions) (*Writer, error) {
 		return nil, errors.New("pck: EncryptDirectory needs a Key")
 	}
 	pw := &Writer{w: w, o: o, format: f}
-	// Format 3 puts the directory after the data: a seekable output takes
-	// the data directly, and the header's directory offset afterwards.
-	if ws, ok := w.(io.WriteSeeker); ok && f == Format3 {
+	if ws, ok := w.(io.WriteSeeker); ok {
 		if at, err := ws.Seek(0, io.SeekCurrent); err == nil {
-			pw.direct, pw.start = ws, at
+			pw.start = at
+			// Format 3 puts the directory after the data: a seekable
+			// output takes the data directly, and the header's directory
+			// offset afterwards.
+			if f == Format3 {
+				pw.direct = ws
+			}
 		}
 	}
 	return pw, nil
@@ -369,8 +381,10 @@ func (w *Writer) Close() error {
 			if _, err := w.direct.Write(le.AppendUint64(nil, uint64(dirOffset))); err != nil {
 				return err
 			}
-			_, err := w.direct.Seek(w.start+dirOffset+int64(len(dir)), io.SeekStart)
-			return err
+			if _, err := w.direct.Seek(w.start+dirOffset+int64(len(dir)), io.SeekStart); err != nil {
+				return err
+			}
+			return w.trailer(w.direct, dirOffset+int64(len(dir)))
 		}
 		return w.copyOut(w.header3(dirOffset), tail)
 	}
@@ -382,6 +396,11 @@ func (w *Writer) Close() error {
 		for _, e := range w.entries {
 			if e.Flags&FileRemoval == 0 {
 				e.Offset += fileBase
+				if w.o.Trailer {
+					// Found by its trailer, the pack is read with a load
+					// offset of 0: its offsets count from the file's start.
+					e.Offset += w.start
+				}
 			}
 		}
 		dir = le.AppendUint32(nil, uint32(len(w.entries)))
@@ -415,5 +434,23 @@ func (w *Writer) copyOut(head, tail []byte) error {
 		}
 	}
 	out.Write(tail)
+	if err := w.trailer(out, int64(len(head))+w.pos+int64(len(tail))); err != nil {
+		return err
+	}
 	return out.Flush()
+}
+
+// trailer writes the embedding trailer after a pack of size bytes, when
+// asked to: zeros up to a multiple of 8 (counting the 12 bytes that
+// follow), the pack's size with them, and the magic.
+func (w *Writer) trailer(out io.Writer, size int64) error {
+	if !w.o.Trailer {
+		return nil
+	}
+	pad := (8 - (size+12)%8) % 8
+	b := make([]byte, pad, pad+12)
+	b = binary.LittleEndian.AppendUint64(b, uint64(size+pad))
+	b = binary.LittleEndian.AppendUint32(b, magic)
+	_, err := out.Write(b)
+	return err
 }

@@ -26,7 +26,8 @@ import (
 
 const pckUsage = `Usage: gdvar pck list    [--key HEX] [--json] PACK
        gdvar pck extract [--key HEX] [--force] [--out DIR] PACK [PATH|GLOB...]
-       gdvar pck pack    [--godot VERSION] [--key HEX] [--encrypt-dir] [--align N] DIR OUT
+       gdvar pck pack    [--godot VERSION] [--key HEX] [--encrypt-dir] [--align N]
+                         [--embed EXE] DIR OUT
        gdvar pck verify  [--key HEX] PACK
        gdvar pck cat     [--key HEX] [--raw] PACK PATH
 
@@ -45,7 +46,8 @@ inside the game's executable (found as the engine finds it), from Godot 3
            (default 4: format 3, loaded by 4.4 to 4.6; 4.0 to 4.3 use format
            2 and 3.x format 1; an engine refuses a pack naming a newer minor
            version than its own). --key encrypts the files (Godot 4), and
-           --encrypt-dir the directory too
+           --encrypt-dir the directory too. --embed EXE writes a copy of the
+           executable EXE with the pack appended, which it finds and runs
   verify   reads every entry and checks it against its MD5; exit status 1
            when one fails
   cat      one file's contents on standard output: project.binary as
@@ -82,7 +84,7 @@ func runPck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	keyHex := fs.String("key", "", "the pack's key, 64 hex digits")
 	var (
 		asJSON, force, raw, encDir *bool
-		out, godot                 *string
+		out, godot, embed          *string
 		align                      *int
 	)
 	switch sub {
@@ -95,6 +97,7 @@ func runPck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		godot = fs.String("godot", "4", "the engine version to pack for")
 		encDir = fs.Bool("encrypt-dir", false, "encrypt the directory too")
 		align = fs.Int("align", 0, "align the files' data to N bytes (default 16)")
+		embed = fs.String("embed", "", "append the pack to a copy of this executable")
 	case "verify":
 	case "cat":
 		raw = fs.Bool("raw", false, "the bytes as they are")
@@ -136,7 +139,8 @@ func runPck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			usageError(stderr, fs.Name(), err)
 			return 2
 		}
-		if err := packDir(pos[0], pos[1], pck.WriterOptions{Engine: v, Key: key, EncryptDirectory: *encDir, Alignment: *align}, stderr); err != nil {
+		o := pck.WriterOptions{Engine: v, Key: key, EncryptDirectory: *encDir, Alignment: *align, Trailer: *embed != ""}
+		if err := packDir(pos[0], pos[1], *embed, o, stderr); err != nil {
 			return fail(err)
 		}
 		return 0
@@ -359,8 +363,9 @@ func catEntry(r *pck.Reader, name string, raw bool, key *gdfile.Key, w io.Writer
 	return err
 }
 
-// packDir packs every regular file under dir into out.
-func packDir(dir, out string, o pck.WriterOptions, stderr io.Writer) error {
+// packDir packs every regular file under dir into out, after a copy of
+// the executable exe when it is not "".
+func packDir(dir, out, exe string, o pck.WriterOptions, stderr io.Writer) error {
 	absOut, _ := filepath.Abs(out)
 	type file struct {
 		name, path string
@@ -396,7 +401,26 @@ func packDir(dir, out string, o pck.WriterOptions, stderr io.Writer) error {
 	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
 	bar := newProgressBar(stderr, "packing")
 	defer bar.done()
-	return replaceFile(out, 0o644, func(w io.Writer) error {
+	mode := iofs.FileMode(0o644)
+	if exe != "" {
+		mode = 0o755
+	}
+	return replaceFile(out, mode, func(w io.Writer) error {
+		if exe != "" {
+			// The executable, padded to 8 bytes as the exporter does.
+			f, err := os.Open(exe)
+			if err != nil {
+				return err
+			}
+			n, err := io.Copy(w, f)
+			f.Close()
+			if err != nil {
+				return err
+			}
+			if _, err := w.Write(make([]byte, (8-n%8)%8)); err != nil {
+				return err
+			}
+		}
 		pw, err := pck.NewWriter(w, o)
 		if err != nil {
 			return err

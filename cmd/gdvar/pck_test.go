@@ -150,3 +150,28 @@ func TestPckListQuotes(t *testing.T) {
 		t.Fatal(printable("\x1b[2Jx"))
 	}
 }
+
+func TestPckEmbed(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src")
+	os.MkdirAll(src, 0o755)
+	os.WriteFile(filepath.Join(src, "a.txt"), []byte("A"), 0o644)
+	exe := filepath.Join(dir, "engine")
+	os.WriteFile(exe, []byte("not really an executable, 37 bytes.."), 0o755)
+	for _, godot := range []string{"3.2", "4.2", "4.6"} {
+		out := filepath.Join(dir, "game"+godot)
+		if status, _, stderr := gdvar(t, "", "pck", "pack", "--godot", godot, "--embed", exe, src, out); status != 0 {
+			t.Fatalf("%s: %d %s", godot, status, stderr)
+		}
+		status, list, _ := gdvar(t, "", "pck", "list", out)
+		if status != 0 || !strings.Contains(list, "embedded at offset 40") {
+			t.Errorf("%s: %d\n%s", godot, status, list)
+		}
+		if status, cat, _ := gdvar(t, "", "pck", "cat", out, "a.txt"); status != 0 || cat != "A" {
+			t.Errorf("%s: cat %d %q", godot, status, cat)
+		}
+		if fi, _ := os.Stat(out); fi.Mode()&0o100 == 0 {
+			t.Errorf("%s: not executable", godot)
+		}
+	}
+}
