@@ -3,6 +3,10 @@
 #   make            writes packs with PCKPacker to user:// and prints each
 #                   as "pack NAME BASE64" (plain, encrypted files and
 #                   directory, encrypted files, and one with a removal entry)
+#   bench N SIZE    writes N files of SIZE bytes to user://bench/, packs
+#                   them with PCKPacker and prints "usec T files N", the
+#                   time the packing took (the web build's user:// is in
+#                   memory)
 #   load PCK… // PATH…
 #                   loads each res://PCK with ProjectSettings.load_resource_pack
 #                   (after copying it to user://) and prints
@@ -25,6 +29,8 @@ func _initialize():
 		return
 	if args[0] == "make":
 		quit(make())
+	elif args[0] == "bench":
+		quit(bench(int(args[1]), int(args[2])))
 	elif args[0] == "load":
 		var split = args.find("//")
 		quit(load_packs(args.slice(1, split), args.slice(split + 1)))
@@ -86,4 +92,22 @@ func load_packs(names, paths):
 			print("missing ", p)
 			continue
 		print("file\t", p, "\t", Marshalls.raw_to_base64(FileAccess.get_file_as_bytes("res://" + p)))
+	return 0
+
+func bench(n, size):
+	DirAccess.make_dir_recursive_absolute("user://bench")
+	var data = PackedByteArray()
+	data.resize(size)
+	data.fill(120)
+	for i in n:
+		var f = FileAccess.open("user://bench/f%04d.bin" % i, FileAccess.WRITE)
+		f.store_buffer(data)
+		f.close()
+	var start = Time.get_ticks_usec()
+	var pk = PCKPacker.new()
+	pk.pck_start("user://bench.pck", 16)
+	for i in n:
+		pk.add_file("res://d/f%04d.bin" % i, "user://bench/f%04d.bin" % i)
+	pk.flush()
+	print("usec ", Time.get_ticks_usec() - start, " files ", n)
 	return 0
