@@ -9,10 +9,10 @@ import (
 	"github.com/gdvar/gdvar/variant"
 )
 
-// The golden files were saved by the engines with ProjectSettings.save_custom:
-//
-//	../shared/oracle3/run.sh gdproject/testdata/settings3.gd DIR   (then copied from DIR)
-//	node internal/godot4web/run.mjs gdproject/testdata/settings4.gd (base64 in its output)
+// The golden files were saved by the engines with ProjectSettings.save_custom,
+// running testdata/settings3.gd and settings4.gd: TestEngine3SavesGoldens and
+// TestEngine4SavesGoldens check that they still do, and rewrite them with
+// GDVAR_UPDATE_GOLDEN=1.
 var goldens = []struct {
 	name   string
 	family variant.Family
