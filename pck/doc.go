@@ -1,7 +1,7 @@
 // Package pck reads and writes Godot's resource packs (.pck): the files of
 // an exported game, as a whole file or embedded in the executable, in every
 // pack format the engines write (format 1: Godot 3; format 2: Godot 4.0 to
-// 4.3; format 3: Godot 4.4 to 4.6), plain or encrypted. It refuses later
+// 4.4; format 3: Godot 4.5 and 4.6), plain or encrypted. It refuses later
 // formats, and lists the entries of sparse bundles (whose files live
 // outside the pack), removals and delta patches without opening them.
 // Encrypted entries are decrypted whole in memory; the others stream.

@@ -28,9 +28,10 @@ type Format uint32
 
 // The pack formats the engines write.
 const (
+	Format0 Format = 0 // older engines: read as format 1, whose layout it shares
 	Format1 Format = 1 // Godot 3.x
-	Format2 Format = 2 // Godot 4.0 to 4.3
-	Format3 Format = 3 // Godot 4.4 to 4.6
+	Format2 Format = 2 // Godot 4.0 to 4.4
+	Format3 Format = 3 // Godot 4.5 and 4.6
 )
 
 // Flags are a pack's flags (formats 2 and 3).
@@ -85,7 +86,7 @@ type Version struct{ Major, Minor, Patch int }
 func (v Version) String() string { return fmt.Sprintf("%d.%d.%d", v.Major, v.Minor, v.Patch) }
 
 // ParseVersion reads "4.6", "4.6.1", or a family alone: "3" is 3.0.0 and
-// "4" 4.4.0, the oldest version that reads the family's newest format, so
+// "4" 4.5.0, the oldest version that reads the family's newest format, so
 // that the pack loads in every engine that could (an engine refuses a pack
 // whose header names a newer minor version than its own).
 func ParseVersion(s string) (Version, error) {
@@ -109,7 +110,7 @@ func ParseVersion(s string) (Version, error) {
 		}
 	}
 	if len(parts) == 1 && v.Major == 4 {
-		v.Minor = 4
+		v.Minor = 5
 	}
 	return v, nil
 }
@@ -118,12 +119,12 @@ func ParseVersion(s string) (Version, error) {
 var Newest = Version{4, 6, 0}
 
 // FormatFor returns the pack format the engine version writes and reads:
-// 3.x format 1, 4.0 to 4.3 format 2, 4.4 to 4.6 format 3.
+// 3.x format 1, 4.0 to 4.4 format 2, 4.5 and 4.6 format 3.
 func FormatFor(v Version) (Format, error) {
 	switch {
 	case v.Major == 3:
 		return Format1, nil
-	case v.Major == 4 && v.Minor <= 3:
+	case v.Major == 4 && v.Minor <= 4:
 		return Format2, nil
 	case v.Major == 4 && v.Minor <= 6:
 		return Format3, nil
@@ -131,6 +132,11 @@ func FormatFor(v Version) (Format, error) {
 	return 0, fmt.Errorf("pck: no known pack format for Godot %v (3.x and 4.0 to 4.6 are known)", v)
 }
 
-// resPrefix reports whether the format's writers store paths with "res://"
-// (formats 1 and 2; from 4.4 the exporter trims it). Readers accept both.
-func resPrefix(f Format) bool { return f < Format3 }
+// resPrefix reports whether the engine's writers store paths with
+// "res://" (3.x and 4.0 to 4.3; from 4.4 they trim it). Readers accept
+// both.
+func resPrefix(v Version) bool { return v.Major < 4 || v.Major == 4 && v.Minor < 4 }
+
+// relFileBase reports whether the engine knows the RelFileBase flag
+// (4.3 and later).
+func relFileBase(v Version) bool { return v.Major > 4 || v.Major == 4 && v.Minor >= 3 }

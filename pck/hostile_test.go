@@ -134,3 +134,19 @@ func TestHostileAllocations(t *testing.T) {
 		}
 	}
 }
+
+// Format 0 has format 1's layout.
+func TestFormat0(t *testing.T) {
+	data := rawV1(1, []rawEntry{{"res://a.txt", 0, 5}}, nil)
+	data[4] = 0
+	at := len(data)
+	data = append(data, "hello"...)
+	binary.LittleEndian.PutUint64(data[at-16-8-8:], uint64(at))
+	r, err := open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := r.ReadFile("a.txt"); r.Format != Format0 || err != nil || string(b) != "hello" {
+		t.Fatalf("%q %v", b, err)
+	}
+}

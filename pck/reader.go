@@ -147,7 +147,7 @@ func (pr *Reader) init(r io.ReaderAt, size int64, o *Options) error {
 	pr.Engine = Version{int(le.Uint32(h[8:])), int(le.Uint32(h[12:])), int(le.Uint32(h[16:]))}
 	var dir int64
 	switch pr.Format {
-	case Format1:
+	case Format0, Format1:
 		dir = start + headerV1
 	case Format2, Format3:
 		need := headerV2
@@ -179,7 +179,7 @@ func (pr *Reader) init(r io.ReaderAt, size int64, o *Options) error {
 		}
 	default:
 		return fail(start+4, "header", ErrFormat, "pack format "+strconv.FormatUint(uint64(pr.Format), 10)+
-			" (known: 1 for Godot 3, 2 for 4.0 to 4.3, 3 for 4.4 to 4.6)")
+			" (known: 0 and 1 for Godot 3, 2 for 4.0 to 4.4, 3 for 4.5 and 4.6)")
 	}
 	if unknown := pr.Flags &^ (DirEncrypted | RelFileBase | SparseBundle); unknown != 0 {
 		return fail(start+20, "header", ErrFormat, "unknown pack flags "+unknown.String())
@@ -344,7 +344,7 @@ func (pr *Reader) readDirectory(dir, loadOffset int64) error {
 			return d.err
 		}
 		var abs uint64
-		if pr.Format == Format1 {
+		if pr.Format <= Format1 {
 			abs = ofs + uint64(loadOffset)
 		} else {
 			abs = ofs + uint64(pr.FileBase)

@@ -33,10 +33,11 @@ type WriterOptions struct {
 	// Trailer ends the pack with the trailer by which an engine finds a
 	// pack appended to its executable: padding, the u64 size of the pack
 	// and "GDPC". Write the executable to w first: the offsets of a format
-	// 1 pack found so count from the start of the file, which the Writer
-	// takes from w's position when w is an io.Seeker (0 otherwise).
-	// Without Trailer, format 1 offsets count from the pack's start, as
-	// load_resource_pack with an offset reads them.
+	// 1 pack found so, and the file base of a pack for Godot 4.0 to 4.2,
+	// count from the start of the file, which the Writer takes from w's
+	// position when w is an io.Seeker (0 otherwise). Without Trailer, they
+	// count from the pack's start, as load_resource_pack with an offset
+	// reads them.
 	Trailer bool
 	// TempDir is where the entries' data waits until Close writes the
 	// pack after its directory (os.TempDir() when ""), as the directory's
@@ -178,7 +179,7 @@ func (w *Writer) CreateHeader(h *FileHeader) (io.Writer, error) {
 		return nil, err
 	}
 	p := name
-	if resPrefix(w.format) {
+	if resPrefix(w.o.Engine) {
 		p = "res://" + name
 	}
 	e := &Entry{Path: p, Name: name}
@@ -407,13 +408,18 @@ func (w *Writer) Close() error {
 		dir = append(dir, w.directory()...)
 		head = append(head, make([]byte, 16*4)...)
 	} else {
-		// The file base counts from the pack's start, so that the pack
-		// can be embedded as it is; engines that predate the flag read
-		// the same offsets from a pack that is a whole file.
-		flags |= RelFileBase
+		// From 4.3 the file base counts from the pack's start, so that
+		// the pack can be embedded as it is. Before, it is absolute: a
+		// pack with a trailer (embedded) starts it at w's position.
 		fileBase = w.align(int64(headerV2 + len(dir)))
+		base := fileBase
+		if relFileBase(w.o.Engine) {
+			flags |= RelFileBase
+		} else if w.o.Trailer {
+			base += w.start
+		}
 		head = le.AppendUint32(head, uint32(flags))
-		head = le.AppendUint64(head, uint64(fileBase))
+		head = le.AppendUint64(head, uint64(base))
 		head = append(head, make([]byte, 16*4)...)
 	}
 	head = append(head, dir...)

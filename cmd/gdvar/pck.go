@@ -43,7 +43,7 @@ inside the game's executable (found as the engine finds it), from Godot 3
            DIR (.., absolute, drive letters) are refused; every file is
            checked against its MD5 as it is written
   pack     every file under DIR into OUT, for the engine version --godot
-           (default 4: format 3, loaded by 4.4 to 4.6; 4.0 to 4.3 use format
+           (default 4: format 3, loaded by 4.5 and 4.6; 4.0 to 4.4 use format
            2 and 3.x format 1; an engine refuses a pack naming a newer minor
            version than its own). --key encrypts the files (Godot 4), and
            --encrypt-dir the directory too. --embed EXE writes a copy of the
