@@ -52,7 +52,8 @@ type FileHeader struct {
 	// Encrypt encrypts the entry (needs WriterOptions.Key).
 	Encrypt bool
 	// Removal writes a removal entry, which removes the path from the
-	// packs loaded before (Godot 4.4 and later); it has no data.
+	// packs loaded before (written for format 3, Godot 4.5 and later: the engine versions before
+	// that read the flag are not pinned down); it has no data.
 	Removal bool
 }
 
@@ -173,7 +174,7 @@ func (w *Writer) CreateHeader(h *FileHeader) (io.Writer, error) {
 		return nil, errors.New("pck: an encrypted entry needs WriterOptions.Key")
 	}
 	if h.Removal && w.format < Format3 {
-		return nil, fmt.Errorf("pck: removal entries need Godot 4.4 or later, not %v", w.o.Engine)
+		return nil, fmt.Errorf("pck: removal entries are written for Godot 4.5 and later, not %v", w.o.Engine)
 	}
 	if err := w.open(); err != nil {
 		return nil, err
