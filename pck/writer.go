@@ -52,8 +52,9 @@ type FileHeader struct {
 	// Encrypt encrypts the entry (needs WriterOptions.Key).
 	Encrypt bool
 	// Removal writes a removal entry, which removes the path from the
-	// packs loaded before (written for format 3, Godot 4.5 and later: the engine versions before
-	// that read the flag are not pinned down); it has no data.
+	// packs loaded before; it has no data. It is written for format 3
+	// (Godot 4.5 and later) only: which earlier versions read the flag is
+	// not pinned down.
 	Removal bool
 }
 
