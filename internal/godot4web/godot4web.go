@@ -100,10 +100,14 @@ type Result struct {
 
 // Job is one run of a script.
 type Job struct {
-	Script  string        // the GDScript file
-	With    []string      // files put beside it (res://<name>), for preload
-	Args    []string      // its OS.get_cmdline_user_args()
-	Timeout time.Duration // 0 means 2 minutes
+	Script string   // the GDScript file
+	With   []string // files put beside it (res://<name>), for preload
+	Args   []string // its OS.get_cmdline_user_args()
+	// MainPack, when set, is the pack the engine starts from instead of
+	// the one run.mjs builds: it must hold the script (res://<Script's
+	// base name>) and make it the main loop, as pck.mjs's project does.
+	MainPack string
+	Timeout  time.Duration // 0 means 2 minutes
 }
 
 // Run runs a job and returns how it ended. It skips the test when the
@@ -120,6 +124,9 @@ func Run(t testing.TB, job Job) Result {
 	cmdArgs := []string{s.Runner, "--timeout", fmt.Sprint(int(job.Timeout.Seconds() + 0.5))}
 	for _, f := range job.With {
 		cmdArgs = append(cmdArgs, "--with", f)
+	}
+	if job.MainPack != "" {
+		cmdArgs = append(cmdArgs, "--main-pack", job.MainPack)
 	}
 	cmdArgs = append(cmdArgs, job.Script)
 	if len(job.Args) > 0 {

@@ -9,7 +9,7 @@
 // pack holds project.godot, the global class cache naming the class, and
 // the script.
 //
-// Layout (pack format 3, Godot 4.4+, little-endian):
+// Layout (pack format 3, Godot 4.5+, little-endian):
 //   "GDPC", u32 format (3), u32 major, minor, patch, u32 flags
 //   (2: offsets relative to file_base), u64 file_base, u64 dir_offset,
 //   16 reserved u32; the files, each at a multiple of 16 from file_base;

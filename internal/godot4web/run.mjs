@@ -1,7 +1,7 @@
 // Runs a GDScript in Godot 4.6, the official web export template, inside
 // headless Chromium, and relays what it prints.
 //
-//   node run.mjs [--timeout SECONDS] [--with FILE]... SCRIPT.gd [-- ARGS...]
+//   node run.mjs [--timeout SECONDS] [--with FILE]... [--main-pack PACK] SCRIPT.gd [-- ARGS...]
 //
 // The script extends SceneTree (or MainLoop), works in _initialize() and
 // later frames (_process), and ends with quit(code). ARGS are its
@@ -9,7 +9,9 @@
 // and printerr() to stderr. The exit status is the script's quit code, 124
 // when the time limit (default 120 s) is reached, 125 when the engine or
 // the browser failed. Each --with FILE is put beside the script, as
-// res://<its name>, for the script to preload.
+// res://<its name>, for the script to preload. With --main-pack PACK the
+// engine starts from PACK as it is instead (which must hold SCRIPT.gd, by
+// its name, and what makes it the main loop); SCRIPT.gd names it.
 //
 // Environment: GDVAR_GODOT4WEB_ENGINE, the folder with index.wasm and
 // index.js (default .cache/godot beside this file); GDVAR_CHROMIUM, the
@@ -36,12 +38,12 @@ function usage(why) {
 	if (why) {
 		process.stderr.write(`godot4web: ${why}\n`);
 	}
-	process.stderr.write('usage: node run.mjs [--timeout SECONDS] [--with FILE]... SCRIPT.gd [-- ARGS...]\n');
+	process.stderr.write('usage: node run.mjs [--timeout SECONDS] [--with FILE]... [--main-pack PACK] SCRIPT.gd [-- ARGS...]\n');
 	process.exit(2);
 }
 
 function parse(argv) {
-	const o = { timeout: 120, script: null, args: [], with: [] };
+	const o = { timeout: 120, script: null, args: [], with: [], mainPack: null };
 	for (let i = 0; i < argv.length; i++) {
 		const a = argv[i];
 		if (a === '--') {
@@ -51,6 +53,8 @@ function parse(argv) {
 			o.timeout = Number(argv[++i]);
 		} else if (a === '--with') {
 			o.with.push(resolve(argv[++i] ?? ''));
+		} else if (a === '--main-pack') {
+			o.mainPack = resolve(argv[++i] ?? '');
 		} else if (a.startsWith('-')) {
 			usage(`unknown option ${a}`);
 		} else if (o.script === null) {
@@ -106,7 +110,7 @@ function serve(routes) {
 
 async function main() {
 	const o = parse(process.argv.slice(2));
-	for (const f of [o.script, ...o.with]) {
+	for (const f of [o.mainPack ?? o.script, ...o.with]) {
 		if (!existsSync(f)) {
 			usage(`no such file: ${f}`);
 		}
@@ -128,7 +132,7 @@ async function main() {
 		['/', readFileSync(join(here, 'page.html'))],
 		['/page.js', readFileSync(join(here, 'page.js'))],
 		['/job.json', Buffer.from(JSON.stringify({ args }))],
-		['/job/main.pck', pack([
+		['/job/main.pck', o.mainPack ? readFileSync(o.mainPack) : pack([
 			...project(name, readFileSync(o.script, 'utf8')),
 			...o.with.map((f) => ({ path: basename(f), data: readFileSync(f) })),
 		])],
