@@ -11,9 +11,12 @@ import (
 // Dictionary order included.
 func Equal(a, b Value) bool { return equal(a, b, false) }
 
-// equal compares a and b; with asKey it uses Dictionary key semantics
-// (String equals StringName of the same text, floats compare by value with
-// NaN equal to NaN).
+// equal compares a and b; with asKey it uses Dictionary key semantics, as
+// Godot 4's Dictionary matches keys: String equals StringName of the same
+// text, floats compare by value with NaN equal to NaN, and the element
+// types of Arrays and Dictionaries do not count (Array[int]() and Array()
+// are one key, as are Dictionary[Node, int]() and Dictionary()). hashKey
+// hashes exactly what this compares.
 func equal(a, b Value, asKey bool) bool {
 	if keyWork != nil {
 		keyWork.Add(1)
@@ -40,9 +43,9 @@ func equal(a, b Value, asKey bool) bool {
 	case *Array:
 		y := b.(*Array)
 		if x == nil || y == nil {
-			return x.Len() == 0 && y.Len() == 0 && (x == nil || !x.Elem.IsTyped()) && (y == nil || !y.Elem.IsTyped())
+			return x.Len() == 0 && y.Len() == 0 && (asKey || (x == nil || !x.Elem.IsTyped()) && (y == nil || !y.Elem.IsTyped()))
 		}
-		if x.Elem != y.Elem || len(x.Values) != len(y.Values) {
+		if (!asKey && x.Elem != y.Elem) || len(x.Values) != len(y.Values) {
 			return false
 		}
 		for i := range x.Values {
@@ -56,7 +59,7 @@ func equal(a, b Value, asKey bool) bool {
 		if x.Len() != y.Len() {
 			return false
 		}
-		if x != nil && y != nil && (x.KeyType() != y.KeyType() || x.ValueType() != y.ValueType()) {
+		if !asKey && (x.KeyType() != y.KeyType() || x.ValueType() != y.ValueType()) {
 			return false
 		}
 		xe, ye := x.view(), y.view()

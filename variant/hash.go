@@ -14,10 +14,12 @@ var hashSeed = maphash.MakeSeed()
 // hashing and key comparison look at: the measure of their cost.
 var keyWork *atomic.Int64
 
-// hashKey hashes v consistently with Dictionary key equality: equal keys
-// (String and StringName of the same text, floats equal by value, NaN and
-// NaN, -0 and 0) hash alike, and different keys, at any depth, almost
-// never do.
+// hashKey hashes v consistently with Dictionary key equality (equal with
+// asKey): equal keys (String and StringName of the same text, floats equal
+// by value, NaN and NaN, -0 and 0, containers whose element types differ)
+// hash alike, and different keys, at any depth, almost never do. The hash
+// covers everything that equality compares, so keys that are not equal
+// hash apart whatever their shape.
 //
 // The hash reads the whole key, so its cost is proportional to the key's
 // size, with one exception that keeps nested keys linear: a Dictionary
@@ -57,18 +59,6 @@ func (k *keyHasher) word(x uint64) {
 func (k *keyHasher) str(s string) {
 	k.word(uint64(len(s)))
 	k.h.WriteString(s)
-}
-
-// container writes a container's element type, as far as equality looks
-// at it: only a typed one counts.
-func (k *keyHasher) container(c ContainerType) {
-	if !c.IsTyped() {
-		k.h.WriteByte(0)
-		return
-	}
-	k.h.WriteByte(byte(c.Kind))
-	k.h.WriteByte(byte(c.Builtin))
-	k.str(c.Name)
 }
 
 func (k *keyHasher) value(v Value) {
@@ -113,26 +103,18 @@ func (k *keyHasher) value(v Value) {
 		k.strs(v.Names)
 		k.strs(v.Subnames)
 	case *Array:
-		// A nil Array equals an empty untyped one.
+		// The element type does not count: a nil Array is an empty one.
+		k.word(uint64(v.Len()))
 		if v == nil {
-			k.container(ContainerType{})
-			k.word(0)
 			return
 		}
-		k.container(v.Elem)
-		k.word(uint64(len(v.Values)))
 		for _, e := range v.Values {
 			k.value(e)
 		}
 	case *Dictionary:
-		n := v.Len()
-		k.word(uint64(n))
-		if n == 0 {
-			return // a nil Dictionary equals every empty one, typed or not
-		}
-		k.container(v.KeyType())
-		k.container(v.ValueType())
-		for i, e := range v.entries {
+		// The key and value types do not count.
+		k.word(uint64(v.Len()))
+		for i, e := range v.view() {
 			k.word(v.keyHash(i))
 			k.value(e.Value)
 		}

@@ -60,6 +60,18 @@ func wrapIn(v Value, depth int, wrap func(Value) Value) Value {
 	return v
 }
 
+// classType is the element type of Array[name] for a class name.
+func classType(name string) ContainerType {
+	return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: name}
+}
+
+// typedDictOf is dictOf with keys typed key.
+func typedDictOf(key ContainerType, kv ...Value) *Dictionary {
+	d := dictOf(kv...)
+	d.SetTypes(key, ContainerType{})
+	return d
+}
+
 func dictOf(kv ...Value) *Dictionary {
 	d := NewDictionary(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
@@ -265,6 +277,12 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{(*Array)(nil), &Array{}},
 		{(*Dictionary)(nil), NewDictionary(0)},
 		{(*Dictionary)(nil), NewTypedDictionary(Typed(TypeInt), ContainerType{}, 0)},
+		// Element types do not count (as in Godot 4.6: TestKeyEqualityAsTheEngine).
+		{&Array{}, &Array{Elem: Typed(TypeInt)}},
+		{(*Array)(nil), &Array{Elem: classType("A")}},
+		{&Array{Elem: classType("A"), Values: []Value{Int(1)}}, &Array{Elem: classType("B"), Values: []Value{Int(1)}}},
+		{NewTypedDictionary(classType("A"), Typed(TypeInt), 0), NewTypedDictionary(classType("B"), Typed(TypeInt), 0)},
+		{typedDictOf(classType("A"), String("k"), Int(1)), typedDictOf(ContainerType{}, String("k"), Int(1))},
 		{&Array{Values: []Value{String("x"), Float(negZero)}}, &Array{Values: []Value{StringName("x"), Float(0)}}},
 		{dictOf(String("k"), String("v")), dictOf(StringName("k"), StringName("v"))},
 		{big(func(j int) Value { return String(strconv.Itoa(j)) }), big(func(j int) Value { return StringName(strconv.Itoa(j)) })},
@@ -293,8 +311,9 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{String("1"), Int(1)},
 		{String("ab"), NodePath{Names: []string{"ab"}}},
 		{&Array{Values: []Value{String("a"), String("b")}}, &Array{Values: []Value{String("ab")}}},
-		{&Array{}, &Array{Elem: Typed(TypeInt)}},
-		{&Array{Elem: ContainerType{Kind: ClassName, Builtin: TypeObject, Name: "A"}}, &Array{Elem: ContainerType{Kind: ClassName, Builtin: TypeObject, Name: "B"}}},
+		{&Array{Elem: classType("A")}, &Array{Elem: classType("A"), Values: []Value{nil}}},
+		{NewTypedDictionary(classType("A"), Typed(TypeInt), 0), typedDictOf(classType("A"), nil, Int(0))},
+		{&Object{Class: "A"}, &Object{Class: "B"}},
 		{NewDictionary(0), nil},
 		{dictOf(Int(1), Int(2)), dictOf(Int(2), Int(1))},
 		{(*Object)(nil), &Object{Class: "A"}},
@@ -413,6 +432,20 @@ func (g *keyGen) byte() byte {
 	return c
 }
 
+// elem returns a container element type: most often untyped, else typed
+// by a builtin or one of two class names.
+func (g *keyGen) elem() ContainerType {
+	switch g.byte() % 6 {
+	case 0:
+		return Typed(TypeInt)
+	case 1:
+		return classType("A")
+	case 2:
+		return classType("B")
+	}
+	return ContainerType{}
+}
+
 func (g *keyGen) value(depth int) Value {
 	g.nodes++
 	op := g.byte()
@@ -433,16 +466,16 @@ func (g *keyGen) value(depth int) Value {
 	case 5:
 		return Vector2{[]float64{0, math.Copysign(0, -1), 1}[g.byte()%3], 0}
 	case 6, 7:
-		a := &Array{}
-		if g.byte()%5 == 0 {
-			a.Elem = Typed(TypeInt)
-		}
+		a := &Array{Elem: g.elem()}
 		for range g.byte() % 4 {
 			a.Values = append(a.Values, g.value(depth+1))
 		}
 		return a
 	case 8, 9:
 		d := NewDictionary(0)
+		if c := g.byte(); c%4 == 0 {
+			d.SetTypes(g.elem(), g.elem())
+		}
 		n := int(g.byte() % 4)
 		if g.byte()%3 == 0 {
 			n += linearMax // indexed
@@ -478,7 +511,11 @@ func (g *keyGen) value(depth int) Value {
 		if g.byte()%4 == 0 {
 			return (*Object)(nil)
 		}
-		return &Object{Class: "A", Properties: []Property{{"p", g.value(depth + 1)}}}
+		o := &Object{Class: []string{"A", "B"}[g.byte()%2]}
+		if g.byte()%2 == 0 {
+			o.Properties = []Property{{"p", g.value(depth + 1)}}
+		}
+		return o
 	}
 	return Bool(g.byte()%2 == 0)
 }
@@ -502,8 +539,15 @@ func FuzzDictionaryKeys(f *testing.F) {
 		}
 		for i, a := range keys {
 			for _, c := range keys[:i] {
-				if equal(a, c, true) && hashKey(a) != hashKey(c) {
+				eq, same := equal(a, c, true), hashKey(a) == hashKey(c)
+				if eq && !same {
 					t.Fatalf("equal keys %v and %v hash apart", a, c)
+				}
+				// The hash is 64 bits and seeded: keys that are not
+				// equal but hash alike are keys whose difference the
+				// hash does not see.
+				if !eq && same {
+					t.Fatalf("keys %v and %v are not equal but hash alike", a, c)
 				}
 			}
 		}
