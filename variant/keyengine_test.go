@@ -33,6 +33,21 @@ var keyPairs = []struct {
 	{&Array{Values: []Value{Float(math.Copysign(0, -1))}}, &Array{Values: []Value{Float(0)}}, true},
 	{Int(1), Float(1), false},
 	{dictOf(Int(1), Int(2)), dictOf(Int(2), Int(1)), false},
+	// Inside a key, the parts of an Array and the values of a Dictionary
+	// compare as Variant::hash_compare does without semantic comparison:
+	// a String is not a StringName, and a NaN equals nothing. The keys of
+	// a Dictionary still compare as keys.
+	{NewArray(String("a")), NewArray(StringName("a")), false},
+	{dictOf(String("k"), Int(1)), dictOf(StringName("k"), Int(1)), true},
+	{dictOf(String("k"), String("v")), dictOf(String("k"), StringName("v")), false},
+	{NewArray(Float(math.NaN())), NewArray(Float(math.NaN())), false},
+	{dictOf(String("k"), Float(math.NaN())), dictOf(String("k"), Float(math.NaN())), false},
+	{dictOf(Float(math.NaN()), Int(1)), dictOf(Float(math.NaN()), Int(1)), true},
+	{NewArray(NewArray(Float(math.Copysign(0, -1)))), NewArray(NewArray(Float(0))), true},
+	{NewArray(Vector2{math.NaN(), 0}), NewArray(Vector2{math.NaN(), 0}), true},
+	{NewArray(PackedFloat64Array{math.NaN()}), NewArray(PackedFloat64Array{math.NaN()}), true},
+	{NewArray(PackedStringArray{"a"}), NewArray(PackedStringArray{"a"}), true},
+	{NewArray(NodePath{Names: []string{"a"}}), NewArray(NodePath{Names: []string{"a"}}), true},
 }
 
 // twoKeys encodes a Dictionary of the entries a: 1 and b: 2, both kept.

@@ -22,24 +22,44 @@ var attackShapes = []struct {
 	// distinct reports whether the keys are all different keys (else they
 	// are all one key).
 	distinct bool
+	// unmatchable: the keys equal nothing, so Get finds none of them.
+	unmatchable bool
 }{
 	{"empty typed Dictionaries", func(i int) Value {
 		return NewTypedDictionary(classType("C"+strconv.Itoa(i)), Typed(TypeInt), 0)
-	}, false},
-	{"empty typed Arrays", func(i int) Value { return &Array{Elem: classType("C" + strconv.Itoa(i))} }, false},
+	}, false, false},
+	{"empty typed Arrays", func(i int) Value { return &Array{Elem: classType("C" + strconv.Itoa(i))} }, false, false},
 	{"typed Arrays of one element", func(i int) Value {
 		return &Array{Elem: classType("C" + strconv.Itoa(i)), Values: []Value{nil}}
-	}, false},
+	}, false, false},
 	{"typed Dictionaries of one entry", func(i int) Value {
 		return typedDictOf(classType("C"+strconv.Itoa(i)), nil, Int(7))
-	}, false},
-	{"Objects of one class each", func(i int) Value { return &Object{Class: "C" + strconv.Itoa(i)} }, true},
+	}, false, false},
+	{"Objects of one class each", func(i int) Value { return &Object{Class: "C" + strconv.Itoa(i)} }, true, false},
 	{"typed Dictionaries of distinct entries", func(i int) Value {
 		return typedDictOf(Typed(TypeInt), Int(i), NewTypedDictionary(classType("C"+strconv.Itoa(i)), ContainerType{}, 0))
-	}, true},
+	}, true, false},
 	{"Arrays of typed Arrays", func(i int) Value {
 		return &Array{Values: []Value{&Array{Elem: classType("C")}, Int(i)}}
-	}, true},
+	}, true, false},
+	// Copies of one key that, as in the engine, is a new key each time.
+	{"Arrays holding NaN", func(i int) Value { return &Array{Values: []Value{Float(math.NaN())}} }, true, true},
+	{"Dictionaries of a NaN value", func(i int) Value { return dictOf(String("k"), Float(math.NaN())) }, true, true},
+	{"Dictionaries of an Array holding NaN as key", func(i int) Value {
+		return dictOf(&Array{Values: []Value{Float(math.NaN())}}, nil)
+	}, true, true},
+	// Keys whose parts differ only as String and StringName.
+	{"Arrays of Strings and StringNames", func(i int) Value {
+		a := &Array{}
+		for j := range 15 {
+			if i>>j&1 == 0 {
+				a.Values = append(a.Values, String("a"))
+			} else {
+				a.Values = append(a.Values, StringName("a"))
+			}
+		}
+		return a
+	}, true, false},
 }
 
 // attackInput encodes a Dictionary of n keys made by key, each with value
@@ -100,8 +120,8 @@ func TestAttackKeysAreLinear(t *testing.T) {
 			if d.Len() != want {
 				t.Errorf("%s: %d keys, want %d", s.name, d.Len(), want)
 			}
-			if last, _ := d.Get(s.key(n - 1)); last != Int(n-1) {
-				t.Errorf("%s: the last key holds %v, want %d", s.name, last, n-1)
+			if last, ok := d.Get(s.key(n - 1)); s.unmatchable && ok || !s.unmatchable && (!ok || last != Int(n-1)) {
+				t.Errorf("%s: the last key holds %v, %v", s.name, last, ok)
 			}
 		}
 		var d *Dictionary
@@ -138,7 +158,7 @@ func TestDistinctKeysSpread(t *testing.T) {
 		"NaN in Arrays":    func(i int) Value { return &Array{Values: []Value{Float(math.NaN()), Int(i)}} },
 	}
 	for _, s := range attackShapes {
-		if s.distinct {
+		if s.distinct && !s.unmatchable {
 			families[s.name] = s.key
 		}
 	}

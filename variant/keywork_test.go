@@ -283,14 +283,16 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{&Array{Elem: classType("A"), Values: []Value{Int(1)}}, &Array{Elem: classType("B"), Values: []Value{Int(1)}}},
 		{NewTypedDictionary(classType("A"), Typed(TypeInt), 0), NewTypedDictionary(classType("B"), Typed(TypeInt), 0)},
 		{typedDictOf(classType("A"), String("k"), Int(1)), typedDictOf(ContainerType{}, String("k"), Int(1))},
-		{&Array{Values: []Value{String("x"), Float(negZero)}}, &Array{Values: []Value{StringName("x"), Float(0)}}},
-		{dictOf(String("k"), String("v")), dictOf(StringName("k"), StringName("v"))},
+		{&Array{Values: []Value{String("x"), Float(negZero)}}, &Array{Values: []Value{String("x"), Float(0)}}},
+		{dictOf(String("k"), String("v")), dictOf(StringName("k"), String("v"))},
+		{dictOf(Float(nan1), Int(1)), dictOf(Float(nan2), Int(1))},
+		{&Array{Values: []Value{Vector2{nan1, 0}, PackedFloat64Array{nan2}}}, &Array{Values: []Value{Vector2{nan2, 0}, PackedFloat64Array{nan1}}}},
 		{big(func(j int) Value { return String(strconv.Itoa(j)) }), big(func(j int) Value { return StringName(strconv.Itoa(j)) })},
 		{big(func(j int) Value { return Float(float64(j) * negZero) }), big(func(j int) Value { return Float(float64(j) * 0) })},
 		{wrapIn(String("deep"), 500, wideLevel), wrapIn(StringName("deep"), 500, wideLevel)},
 		{wrapIn(Float(negZero), 700, func(v Value) Value { return &Array{Values: []Value{v}} }),
 			wrapIn(Float(0), 700, func(v Value) Value { return &Array{Values: []Value{v}} })},
-		{&Object{Class: "A", Properties: []Property{{"p", String("s")}}}, &Object{Class: "A", Properties: []Property{{"p", StringName("s")}}}},
+		{&Object{Class: "A", Properties: []Property{{"p", String("s")}}}, &Object{Class: "A", Properties: []Property{{"p", String("s")}}}},
 	}
 	for i, p := range same {
 		if !equal(p[0], p[1], true) {
@@ -323,6 +325,15 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{PackedStringArray{"a", "b"}, PackedStringArray{"ab"}},
 		{PackedInt32Array{1}, PackedInt64Array{1}},
 		{Float(math.Inf(1)), Float(nan1)},
+		// In an Array, a Dictionary's values or an Object's properties, a
+		// String is not a StringName, and a NaN equals nothing (as in Godot
+		// 4.6: TestKeyEqualityAsTheEngine).
+		{&Array{Values: []Value{String("x")}}, &Array{Values: []Value{StringName("x")}}},
+		{dictOf(String("k"), String("v")), dictOf(String("k"), StringName("v"))},
+		{&Object{Class: "A", Properties: []Property{{"p", String("s")}}}, &Object{Class: "A", Properties: []Property{{"p", StringName("s")}}}},
+		{&Array{Values: []Value{Float(nan1)}}, &Array{Values: []Value{Float(nan1)}}},
+		{dictOf(String("k"), Float(nan1)), dictOf(String("k"), Float(nan1))},
+		{dictOf(&Array{Values: []Value{Float(nan1)}}, nil), dictOf(&Array{Values: []Value{Float(nan1)}}, nil)},
 	}
 	for i, p := range different {
 		if equal(p[0], p[1], true) {
@@ -539,14 +550,20 @@ func FuzzDictionaryKeys(f *testing.F) {
 		}
 		for i, a := range keys {
 			for _, c := range keys[:i] {
-				eq, same := equal(a, c, true), hashKey(a) == hashKey(c)
+				ha, na := hashKeyFull(a)
+				hc, nc := hashKeyFull(c)
+				eq, same := equal(a, c, true), ha == hc
 				if eq && !same {
 					t.Fatalf("equal keys %v and %v hash apart", a, c)
 				}
+				if eq && (na || nc) {
+					t.Fatalf("unmatchable key %v equals %v", a, c)
+				}
 				// The hash is 64 bits and seeded: keys that are not
 				// equal but hash alike are keys whose difference the
-				// hash does not see.
-				if !eq && same {
+				// hash does not see, unless they are unmatchable (and
+				// never compared).
+				if !eq && same && !na && !nc {
 					t.Fatalf("keys %v and %v are not equal but hash alike", a, c)
 				}
 			}
@@ -575,7 +592,15 @@ func FuzzDictionaryKeys(f *testing.F) {
 		}
 		for _, k := range keys {
 			v, ok := d.Get(k)
-			if j := find(k); !ok || v != model[j].Value {
+			j := find(k)
+			if _, unmatchable := hashKeyFull(k); unmatchable || j < 0 {
+				// A key that equals nothing is found nowhere.
+				if ok || j >= 0 || !unmatchable {
+					t.Fatalf("Get(%v) = %v, %v; the model finds it at %d", k, v, ok, j)
+				}
+				continue
+			}
+			if !ok || v != model[j].Value {
 				t.Fatalf("Get(%v) = %v, want %v", k, v, model[j].Value)
 			}
 		}
