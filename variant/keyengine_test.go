@@ -18,6 +18,8 @@ var keyPairs = []struct {
 	same bool
 }{
 	{NewTypedDictionary(classType("Node"), Typed(TypeInt), 0), NewTypedDictionary(classType("Resource"), Typed(TypeInt), 0), true},
+	{NewTypedDictionary(classType("Ca"), Typed(TypeInt), 0), NewTypedDictionary(classType("Cb"), Typed(TypeInt), 0), true},
+	{&Array{Elem: classType("Ca")}, &Array{Elem: classType("Cb")}, true},
 	{NewTypedDictionary(classType("Node"), Typed(TypeInt), 0), NewDictionary(0), true},
 	{NewTypedDictionary(Typed(TypeString), Typed(TypeInt), 0), NewTypedDictionary(Typed(TypeInt), Typed(TypeInt), 0), true},
 	{typedDictOf(Typed(TypeString), String("k"), Int(1)), dictOf(String("k"), Int(1)), true},
@@ -51,9 +53,11 @@ var keyPairs = []struct {
 }
 
 // twoKeys encodes a Dictionary of the entries a: 1 and b: 2, both kept.
+// Container types name their classes (FullObjects; without it they are
+// all EncodedObjectAsID, as the engine writes them).
 func twoKeys(t testing.TB, a, b Value) []byte {
 	t.Helper()
-	enc := mode(t, EncOptions{})
+	enc := mode(t, EncOptions{FullObjects: true})
 	out := binary.LittleEndian.AppendUint32(nil, uint32(TypeDictionary))
 	out = binary.LittleEndian.AppendUint32(out, 2)
 	var err error
