@@ -17,8 +17,10 @@ import (
 // not even itself, so each is a new entry and Get never finds it; the
 // keys of a Dictionary inside a key still compare as keys. Objects, which
 // the engine matches by instance, are matched by class and properties.
-// Setting an existing key replaces its value in place, keeping its
-// position.
+// These rules hold in both families: Godot 3.2.3 differs in matching
+// Dictionary keys by instance too (two {} are two keys) and in taking
+// [NAN] and [NAN] for one key. Setting an existing key replaces its value
+// in place, keeping its position and its first key.
 //
 // Finding a key costs time proportional to the key's size, whatever the
 // keys already there: unless there are only a few entries, all with simple
