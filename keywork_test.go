@@ -3,6 +3,7 @@ package gdvar_test
 import (
 	"encoding/binary"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/gdvar/gdvar"
@@ -99,5 +100,36 @@ func TestUnmarshalMapDeepKeys(t *testing.T) {
 	}
 	if len(m) != n {
 		t.Fatalf("%d map entries, want %d", len(m), n)
+	}
+}
+
+// TestUnmarshalTypedKeysAreOneKey decodes 32,768 empty typed Dictionaries
+// as keys, one class name each (1 MB), into `any`: one key, as in
+// Godot 4.6. When their hash saw only their size, each key
+// was compared with every earlier one (12 s of CPU).
+func TestUnmarshalTypedKeysAreOneKey(t *testing.T) {
+	const n = 32768
+	in := binary.LittleEndian.AppendUint32(nil, uint32(variant.TypeDictionary))
+	in = binary.LittleEndian.AppendUint32(in, n)
+	// FullObjects writes the class names (else all are EncodedObjectAsID).
+	enc, err := variant.EncOptions{FullObjects: true}.EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range n {
+		k := variant.NewTypedDictionary(variant.ContainerType{Kind: variant.ClassName, Builtin: variant.TypeObject, Name: "C" + strconv.Itoa(i)}, variant.Typed(variant.TypeInt), 0)
+		if in, err = enc.Append(in, k); err != nil {
+			t.Fatal(err)
+		}
+		if in, err = enc.Append(in, variant.Int(i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var v any
+	if err := gdvar.Unmarshal(in, &v); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := v.(*variant.Dictionary); !ok || d.Len() != 1 {
+		t.Errorf("into any: %T, want one key", v)
 	}
 }

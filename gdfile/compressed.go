@@ -98,6 +98,10 @@ type decompressor struct {
 	window int64 // the largest Zstandard window accepted
 	most   int   // the capacity the output never needs to exceed
 	zstd   *zstd.Decoder
+	// The readers of the other modes, made at the first block and reset
+	// for each next one: a new zlib or gzip reader costs about 40 KB.
+	zlib io.ReadCloser
+	gzip *gzip.Reader
 }
 
 func newDecompressor(mode Compression, window int64) *decompressor {
@@ -130,12 +134,21 @@ func (d *decompressor) block(dst, src []byte, want int) ([]byte, error) {
 	var err error
 	switch d.mode {
 	case Deflate:
-		r, err = zlib.NewReader(bytes.NewReader(src))
+		if d.zlib == nil {
+			d.zlib, err = zlib.NewReader(bytes.NewReader(src))
+		} else {
+			err = d.zlib.(zlib.Resetter).Reset(bytes.NewReader(src), nil)
+		}
+		r = d.zlib
 	case Gzip:
-		var gz *gzip.Reader
-		if gz, err = gzip.NewReader(bytes.NewReader(src)); err == nil {
-			gz.Multistream(false)
-			r = gz
+		if d.gzip == nil {
+			d.gzip, err = gzip.NewReader(bytes.NewReader(src))
+		} else {
+			err = d.gzip.Reset(bytes.NewReader(src))
+		}
+		if err == nil {
+			d.gzip.Multistream(false)
+			r = d.gzip
 		}
 	case Zstd:
 		if d.zstd == nil {
@@ -189,6 +202,19 @@ var zstdEncoder = sync.OnceValues(func() (*zstd.Encoder, error) {
 		zstd.WithEncoderLevel(zstd.SpeedDefault), zstd.WithWindowSize(1<<20))
 })
 
+// zlibWriters and gzipWriters hold the writers compress made, for the
+// next.
+var (
+	zlibWriters = sync.Pool{New: func() any { return zlib.NewWriter(io.Discard) }}
+	gzipWriters = sync.Pool{New: func() any { return gzip.NewWriter(io.Discard) }}
+)
+
+// putWriter returns w to its pool, pointing at no output of the caller's.
+func putWriter(p *sync.Pool, w interface{ Reset(io.Writer) }) {
+	w.Reset(io.Discard)
+	p.Put(w)
+}
+
 func compress(data []byte, c Container) ([]byte, error) {
 	bs := c.BlockSize
 	if bs == 0 {
@@ -206,18 +232,24 @@ func compress(data []byte, c Container) ([]byte, error) {
 		comp = func(dst, src []byte) ([]byte, error) {
 			return fastlz.CompressBlock(dst, src), nil
 		}
+	// A zlib or gzip writer costs about 1 MB to set up: one, from a pool
+	// shared by every Wrap, serves every block, reset for each.
 	case Deflate:
+		w := zlibWriters.Get().(*zlib.Writer)
+		defer putWriter(&zlibWriters, w)
 		comp = func(dst, src []byte) ([]byte, error) {
 			buf := bytes.NewBuffer(dst)
-			w := zlib.NewWriter(buf)
+			w.Reset(buf)
 			w.Write(src)
 			err := w.Close()
 			return buf.Bytes(), err
 		}
 	case Gzip:
+		w := gzipWriters.Get().(*gzip.Writer)
+		defer putWriter(&gzipWriters, w)
 		comp = func(dst, src []byte) ([]byte, error) {
 			buf := bytes.NewBuffer(dst)
-			w := gzip.NewWriter(buf)
+			w.Reset(buf)
 			w.OS = 3 // Unix, as the engine's zlib writes
 			w.Write(src)
 			err := w.Close()

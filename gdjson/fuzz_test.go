@@ -21,6 +21,8 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add(`[1,2,]`, false)
 	f.Add(`{"type":"Array","elem_type":"int","args":["i:1"]}`, true)
+	// Keys that differ only in element types: one key.
+	f.Add(`{"type":"Dictionary","args":[{"type":"Dictionary","key_type":"Ca","value_type":"int","args":[]},"i:1",{"type":"Dictionary","key_type":"Cb","value_type":"int","args":[]},"i:2",{"type":"Array","elem_type":"Ca","args":[]},"i:3",{"type":"Array","args":[]},"i:4"]}`, true)
 	f.Fuzz(func(t *testing.T, text string, typed bool) {
 		form := Plain
 		if typed {

@@ -27,6 +27,10 @@ func FuzzParse(f *testing.F) {
 			f.Add(fx.Text, fam == variant.Godot3)
 		}
 	}
+	// Keys that differ only in element types (one key), only in String
+	// and StringName elements (two keys), and keys holding NaN (a new key
+	// each time).
+	f.Add(`{Dictionary[Ca, int]({}): 1, Dictionary[Cb, int]({}): 2, Array[Ca]([]): 3, []: 4, [nan]: 5, [nan]: 6, ["a"]: 7, [&"a"]: 8, {"k": nan}: 9, {&"k": 1}: 10, {"k": 1}: 11}`, false)
 	for _, s := range []string{"\"\xed\xa0\xbd\"", "[\"a\\ud83d\xf4\x90\x80\x80\"]", "\"\xe0\x80\xaf\xfc\x84\x80\x80\x80\x80\""} {
 		f.Add(s, true)
 	}

@@ -9,8 +9,18 @@ import (
 //
 // Keys are matched as Godot 4 matches them: String and StringName with the
 // same text are the same key, Int and Float never are (1 and 1.0 are two
-// keys), and floats compare by value with NaN equal to NaN. Setting an
-// existing key replaces its value in place, keeping its position.
+// keys), floats compare by value with NaN equal to NaN, and the element
+// types of Arrays and Dictionaries do not count (Array[int]() and Array()
+// are one key). Inside an Array or Dictionary key, as in the engine, the
+// elements and values compare more strictly: ["a"] and [&"a"] are two
+// keys, and a key holding a Float NaN there (such as [NAN]) equals no key,
+// not even itself, so each is a new entry and Get never finds it; the
+// keys of a Dictionary inside a key still compare as keys. Objects, which
+// the engine matches by instance, are matched by class and properties.
+// These rules hold in both families: Godot 3.2.3 differs in matching
+// Dictionary keys by instance too (two {} are two keys) and in taking
+// [NAN] and [NAN] for one key. Setting an existing key replaces its value
+// in place, keeping its position and its first key.
 //
 // Finding a key costs time proportional to the key's size, whatever the
 // keys already there: unless there are only a few entries, all with simple
@@ -99,6 +109,9 @@ type keyIndex struct {
 	first map[uint64]int32
 	next  []int32
 	hash  []uint64
+	// unmatchable says that some key is unmatchable (see hashKeyFull),
+	// and so is every key holding this Dictionary.
+	unmatchable bool
 }
 
 // Entry is one key/value pair of a Dictionary.
@@ -169,7 +182,7 @@ func (d *Dictionary) Get(key Value) (Value, bool) {
 	if d == nil {
 		return nil, false
 	}
-	if i, _ := d.find(key); i >= 0 {
+	if i, _, _ := d.find(key); i >= 0 {
 		return d.entries[i].Value, true
 	}
 	return nil, false
@@ -178,7 +191,7 @@ func (d *Dictionary) Get(key Value) (Value, bool) {
 // Set stores value under key: in place if the key exists, else at the end.
 func (d *Dictionary) Set(key, value Value) {
 	d.own()
-	i, h := d.find(key)
+	i, h, unmatchable := d.find(key)
 	if i >= 0 {
 		d.entries[i].Value = value
 		return
@@ -186,7 +199,7 @@ func (d *Dictionary) Set(key, value Value) {
 	d.entries = append(d.entries, Entry{key, value})
 	switch {
 	case d.index != nil:
-		d.link(h, len(d.entries)-1)
+		d.link(h, unmatchable, len(d.entries)-1)
 	case len(d.entries) > linearMax || !simpleKey(key):
 		d.rebuild(nil)
 	}
@@ -197,14 +210,16 @@ func (d *Dictionary) Delete(key Value) bool {
 	if d == nil {
 		return false
 	}
-	i, _ := d.find(key)
+	i, _, _ := d.find(key)
 	if i < 0 {
 		return false
 	}
 	d.own()
 	d.entries = append(d.entries[:i], d.entries[i+1:]...)
 	var hashes []uint64
-	if d.index != nil {
+	if d.index != nil && !d.index.unmatchable {
+		// (With an unmatchable key, rebuild hashes the keys again to
+		// know whether one is left.)
 		hashes = append(d.index.hash[:i:i], d.index.hash[i+1:]...)
 	}
 	d.index = nil
@@ -214,26 +229,30 @@ func (d *Dictionary) Delete(key Value) bool {
 	return true
 }
 
-// find returns the index of key's entry, or -1, and the key's hash when
-// the index is in use.
-func (d *Dictionary) find(key Value) (int, uint64) {
+// find returns the index of key's entry, or -1, and, when the index is in
+// use, the key's hash and whether it is unmatchable (then it is in no
+// Dictionary, and no key is compared with it).
+func (d *Dictionary) find(key Value) (int, uint64, bool) {
 	if d.index == nil || d.index == inBlock {
 		// A few entries, all with simple keys: a scan compares each at
 		// little cost.
 		for i := range d.entries {
 			if sameKey(d.entries[i].Key, key) {
-				return i, 0
+				return i, 0, false
 			}
 		}
-		return -1, 0
+		return -1, 0, false
 	}
-	h := hashKey(key)
+	h, unmatchable := hashKeyFull(key)
+	if unmatchable {
+		return -1, h, true
+	}
 	for i, ok := d.index.first[h]; ok && i >= 0; i = d.index.next[i] {
 		if sameKey(d.entries[i].Key, key) {
-			return int(i), h
+			return int(i), h, false
 		}
 	}
-	return -1, h
+	return -1, h, false
 }
 
 // simpleKey reports whether comparing k with another key costs little:
@@ -274,15 +293,17 @@ func (d *Dictionary) rebuild(hashes []uint64) {
 	}
 	for i, e := range d.entries {
 		if hashes != nil {
-			d.link(hashes[i], i)
+			d.link(hashes[i], false, i)
 		} else {
-			d.link(hashKey(e.Key), i)
+			h, unmatchable := hashKeyFull(e.Key)
+			d.link(h, unmatchable, i)
 		}
 	}
 }
 
 // link adds entry i, whose key hashes to h, to the index.
-func (d *Dictionary) link(h uint64, i int) {
+func (d *Dictionary) link(h uint64, unmatchable bool, i int) {
+	d.index.unmatchable = d.index.unmatchable || unmatchable
 	next, ok := d.index.first[h]
 	if !ok {
 		next = -1
@@ -299,6 +320,13 @@ func (d *Dictionary) keyHash(i int) uint64 {
 		return d.index.hash[i]
 	}
 	return hashKey(d.entries[i].Key)
+}
+
+// hasUnmatchableKey reports whether a key of d is unmatchable (see
+// hashKeyFull). Only an indexed Dictionary can have one: the keys of the
+// others are simple.
+func (d *Dictionary) hasUnmatchableKey() bool {
+	return d != nil && d.index != nil && d.index != inBlock && d.index.unmatchable
 }
 
 // sameKey reports whether a and b are the same Dictionary key.
@@ -328,5 +356,5 @@ func sameKey(a, b Value) bool {
 		y, ok := b.(Int)
 		return ok && x == y
 	}
-	return equal(a, b, true)
+	return equalIn(a, b, eqKey)
 }

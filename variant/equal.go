@@ -11,17 +11,47 @@ import (
 // Dictionary order included.
 func Equal(a, b Value) bool { return equal(a, b, false) }
 
-// equal compares a and b; with asKey it uses Dictionary key semantics
-// (String equals StringName of the same text, floats compare by value with
-// NaN equal to NaN).
+// equal compares a and b: exactly (as Equal) or, with asKey, as Godot 4's
+// Dictionary matches two keys.
 func equal(a, b Value, asKey bool) bool {
+	if asKey {
+		return equalIn(a, b, eqKey)
+	}
+	return equalIn(a, b, eqExact)
+}
+
+// eqMode is how equalIn compares, following the engine: a Dictionary key
+// is matched by StringLikeVariantComparator, and the parts of a container
+// key by Variant::hash_compare without semantic comparison.
+type eqMode uint8
+
+const (
+	// eqExact: Equal's identity, bit for bit.
+	eqExact eqMode = iota
+	// eqKey: a Dictionary key, or a key of a Dictionary inside one:
+	// String equals StringName of the same text, floats compare by value
+	// with NaN equal to NaN, and the element types of Arrays and
+	// Dictionaries do not count (Array[int]() and Array() are one key, as
+	// are Dictionary[Node, int]() and Dictionary()).
+	eqKey
+	// eqKeyPart: an element of an Array, a value of a Dictionary or a
+	// property of an Object inside a key: as eqKey, but a String never
+	// equals a StringName, and a Float NaN equals nothing (so that [NAN]
+	// is a different key each time, as in the engine; see unmatchable).
+	// Floats inside vectors and packed arrays still match NaN to NaN.
+	eqKeyPart
+)
+
+// equalIn compares a and b in mode m. hashKey hashes exactly what it
+// compares in the key modes.
+func equalIn(a, b Value, m eqMode) bool {
 	if keyWork != nil {
 		keyWork.Add(1)
 	}
 	if a == nil || b == nil {
 		return a == nil && b == nil
 	}
-	if asKey {
+	if m == eqKey {
 		switch x := a.(type) {
 		case String:
 			if y, ok := b.(StringName); ok {
@@ -36,17 +66,30 @@ func equal(a, b Value, asKey bool) bool {
 	if a.Type() != b.Type() {
 		return false
 	}
+	part := m // the mode of the parts of a container
+	if m != eqExact {
+		part = eqKeyPart
+	}
 	switch x := a.(type) {
+	case Float:
+		y := b.(Float)
+		switch m {
+		case eqExact:
+			return math.Float64bits(float64(x)) == math.Float64bits(float64(y))
+		case eqKey:
+			return x == y || (x != x && y != y)
+		}
+		return x == y
 	case *Array:
 		y := b.(*Array)
 		if x == nil || y == nil {
-			return x.Len() == 0 && y.Len() == 0 && (x == nil || !x.Elem.IsTyped()) && (y == nil || !y.Elem.IsTyped())
+			return x.Len() == 0 && y.Len() == 0 && (m != eqExact || (x == nil || !x.Elem.IsTyped()) && (y == nil || !y.Elem.IsTyped()))
 		}
-		if x.Elem != y.Elem || len(x.Values) != len(y.Values) {
+		if (m == eqExact && x.Elem != y.Elem) || len(x.Values) != len(y.Values) {
 			return false
 		}
 		for i := range x.Values {
-			if !equal(x.Values[i], y.Values[i], asKey) {
+			if !equalIn(x.Values[i], y.Values[i], part) {
 				return false
 			}
 		}
@@ -56,12 +99,16 @@ func equal(a, b Value, asKey bool) bool {
 		if x.Len() != y.Len() {
 			return false
 		}
-		if x != nil && y != nil && (x.KeyType() != y.KeyType() || x.ValueType() != y.ValueType()) {
+		if m == eqExact && (x.KeyType() != y.KeyType() || x.ValueType() != y.ValueType()) {
 			return false
+		}
+		keys := m
+		if m != eqExact {
+			keys = eqKey
 		}
 		xe, ye := x.view(), y.view()
 		for i := range xe {
-			if !equal(xe[i].Key, ye[i].Key, asKey) || !equal(xe[i].Value, ye[i].Value, asKey) {
+			if !equalIn(xe[i].Key, ye[i].Key, keys) || !equalIn(xe[i].Value, ye[i].Value, part) {
 				return false
 			}
 		}
@@ -79,13 +126,13 @@ func equal(a, b Value, asKey bool) bool {
 		}
 		for i, p := range x.Properties {
 			q := y.Properties[i]
-			if p.Name != q.Name || !equal(p.Value, q.Value, asKey) {
+			if p.Name != q.Name || !equalIn(p.Value, q.Value, part) {
 				return false
 			}
 		}
 		return true
 	}
-	return equalData(reflect.ValueOf(a), reflect.ValueOf(b), asKey)
+	return equalData(reflect.ValueOf(a), reflect.ValueOf(b), m != eqExact)
 }
 
 // equalData compares plain data (scalars, structs, slices) field by field.

@@ -51,6 +51,11 @@ func FuzzDecode(f *testing.F) {
 		}
 	}
 	addGoldenSeeds(f)
+	// Dictionaries of the key shapes that once hashed alike without
+	// being equal (TestAttackKeysAreLinear), 40 keys of each.
+	for _, s := range attackShapes {
+		f.Add(attackInput(f, s.key, 40))
+	}
 	// Enough records that the decoder uses its slabs and blocks.
 	for _, o := range []EncOptions{{Family: Godot4}, {Family: Godot3}} {
 		if b, err := mode(f, o).Encode(records(40)); err == nil {

@@ -14,10 +14,14 @@ var hashSeed = maphash.MakeSeed()
 // hashing and key comparison look at: the measure of their cost.
 var keyWork *atomic.Int64
 
-// hashKey hashes v consistently with Dictionary key equality: equal keys
-// (String and StringName of the same text, floats equal by value, NaN and
-// NaN, -0 and 0) hash alike, and different keys, at any depth, almost
-// never do.
+// hashKey hashes v consistently with Dictionary key equality (equalIn in
+// mode eqKey): equal keys (String and StringName of the same text, floats
+// equal by value, NaN and NaN, -0 and 0, containers whose element types
+// differ) hash alike, and different keys, at any depth, almost never do.
+// The hash covers everything that equality compares, so keys that are not
+// equal hash apart whatever their shape, with one exception: an
+// unmatchable key (see hashKeyFull) equals nothing, not even a copy of
+// itself, and copies hash alike; such keys are never compared.
 //
 // The hash reads the whole key, so its cost is proportional to the key's
 // size, with one exception that keeps nested keys linear: a Dictionary
@@ -26,18 +30,29 @@ var keyWork *atomic.Int64
 // decoded or parsed key is thus hashed once, however deeply keys nest in
 // keys.
 func hashKey(v Value) uint64 {
+	h, _ := hashKeyFull(v)
+	return h
+}
+
+// hashKeyFull returns hashKey(v), and whether v is unmatchable: a key that
+// holds, as an element of an Array, a value of a Dictionary or a property
+// of an Object, at any depth, a Float NaN (the engine's [NAN] is a new key
+// each time: its parts compare without NaN equal to NaN), or a Dictionary
+// with such a key. Finding an unmatchable key needs no comparison: it is
+// in no Dictionary.
+func hashKeyFull(v Value) (uint64, bool) {
 	switch v := v.(type) {
 	case String:
-		return maphash.String(hashSeed, string(v))
+		return maphash.String(hashSeed, string(v)), false
 	case StringName:
-		return maphash.String(hashSeed, string(v))
+		return maphash.String(hashSeed, string(v)), false
 	case Int:
-		return maphash.Comparable(hashSeed, int64(v))
+		return maphash.Comparable(hashSeed, int64(v)), false
 	}
 	var k keyHasher
 	k.h.SetSeed(hashSeed)
-	k.value(v)
-	return k.h.Sum64()
+	k.value(v, false)
+	return k.h.Sum64(), k.unmatchable
 }
 
 // keyHasher writes a Value to a hash as a sequence that no other value
@@ -45,8 +60,9 @@ func hashKey(v Value) uint64 {
 // or its length, so neither nesting nor the bytes inside strings can make
 // two different keys write the same sequence.
 type keyHasher struct {
-	h   maphash.Hash
-	buf [8]byte
+	h           maphash.Hash
+	buf         [8]byte
+	unmatchable bool
 }
 
 func (k *keyHasher) word(x uint64) {
@@ -59,24 +75,14 @@ func (k *keyHasher) str(s string) {
 	k.h.WriteString(s)
 }
 
-// container writes a container's element type, as far as equality looks
-// at it: only a typed one counts.
-func (k *keyHasher) container(c ContainerType) {
-	if !c.IsTyped() {
-		k.h.WriteByte(0)
-		return
-	}
-	k.h.WriteByte(byte(c.Kind))
-	k.h.WriteByte(byte(c.Builtin))
-	k.str(c.Name)
-}
-
-func (k *keyHasher) value(v Value) {
+// value writes v: a key, or a key of a Dictionary inside one, or, with
+// part, an element, value or property inside a key (see eqKeyPart).
+func (k *keyHasher) value(v Value, part bool) {
 	if keyWork != nil {
 		keyWork.Add(1)
 	}
 	t := TypeOf(v)
-	if t == TypeStringName {
+	if t == TypeStringName && !part {
 		t = TypeString // the same key as the String of the same text
 	}
 	k.h.WriteByte(byte(t))
@@ -92,6 +98,9 @@ func (k *keyHasher) value(v Value) {
 		k.word(uint64(v))
 	case Float:
 		k.word(keyFloat(float64(v)))
+		if part && v != v {
+			k.unmatchable = true
+		}
 	case String:
 		k.str(string(v))
 	case StringName:
@@ -113,28 +122,21 @@ func (k *keyHasher) value(v Value) {
 		k.strs(v.Names)
 		k.strs(v.Subnames)
 	case *Array:
-		// A nil Array equals an empty untyped one.
+		// The element type does not count: a nil Array is an empty one.
+		k.word(uint64(v.Len()))
 		if v == nil {
-			k.container(ContainerType{})
-			k.word(0)
 			return
 		}
-		k.container(v.Elem)
-		k.word(uint64(len(v.Values)))
 		for _, e := range v.Values {
-			k.value(e)
+			k.value(e, true)
 		}
 	case *Dictionary:
-		n := v.Len()
-		k.word(uint64(n))
-		if n == 0 {
-			return // a nil Dictionary equals every empty one, typed or not
-		}
-		k.container(v.KeyType())
-		k.container(v.ValueType())
-		for i, e := range v.entries {
+		// The key and value types do not count.
+		k.word(uint64(v.Len()))
+		k.unmatchable = k.unmatchable || v.hasUnmatchableKey()
+		for i, e := range v.view() {
 			k.word(v.keyHash(i))
-			k.value(e.Value)
+			k.value(e.Value, true)
 		}
 	case *Object:
 		if v == nil {
@@ -146,7 +148,7 @@ func (k *keyHasher) value(v Value) {
 		k.word(uint64(len(v.Properties)))
 		for _, p := range v.Properties {
 			k.str(p.Name)
-			k.value(p.Value)
+			k.value(p.Value, true)
 		}
 	case PackedByteArray:
 		k.word(uint64(len(v)))

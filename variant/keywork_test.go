@@ -60,6 +60,18 @@ func wrapIn(v Value, depth int, wrap func(Value) Value) Value {
 	return v
 }
 
+// classType is the element type of Array[name] for a class name.
+func classType(name string) ContainerType {
+	return ContainerType{Kind: ClassName, Builtin: TypeObject, Name: name}
+}
+
+// typedDictOf is dictOf with keys typed key.
+func typedDictOf(key ContainerType, kv ...Value) *Dictionary {
+	d := dictOf(kv...)
+	d.SetTypes(key, ContainerType{})
+	return d
+}
+
 func dictOf(kv ...Value) *Dictionary {
 	d := NewDictionary(len(kv) / 2)
 	for i := 0; i < len(kv); i += 2 {
@@ -265,14 +277,22 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{(*Array)(nil), &Array{}},
 		{(*Dictionary)(nil), NewDictionary(0)},
 		{(*Dictionary)(nil), NewTypedDictionary(Typed(TypeInt), ContainerType{}, 0)},
-		{&Array{Values: []Value{String("x"), Float(negZero)}}, &Array{Values: []Value{StringName("x"), Float(0)}}},
-		{dictOf(String("k"), String("v")), dictOf(StringName("k"), StringName("v"))},
+		// Element types do not count (as in Godot 4.6: TestKeyEqualityAsTheEngine).
+		{&Array{}, &Array{Elem: Typed(TypeInt)}},
+		{(*Array)(nil), &Array{Elem: classType("A")}},
+		{&Array{Elem: classType("A"), Values: []Value{Int(1)}}, &Array{Elem: classType("B"), Values: []Value{Int(1)}}},
+		{NewTypedDictionary(classType("A"), Typed(TypeInt), 0), NewTypedDictionary(classType("B"), Typed(TypeInt), 0)},
+		{typedDictOf(classType("A"), String("k"), Int(1)), typedDictOf(ContainerType{}, String("k"), Int(1))},
+		{&Array{Values: []Value{String("x"), Float(negZero)}}, &Array{Values: []Value{String("x"), Float(0)}}},
+		{dictOf(String("k"), String("v")), dictOf(StringName("k"), String("v"))},
+		{dictOf(Float(nan1), Int(1)), dictOf(Float(nan2), Int(1))},
+		{&Array{Values: []Value{Vector2{nan1, 0}, PackedFloat64Array{nan2}}}, &Array{Values: []Value{Vector2{nan2, 0}, PackedFloat64Array{nan1}}}},
 		{big(func(j int) Value { return String(strconv.Itoa(j)) }), big(func(j int) Value { return StringName(strconv.Itoa(j)) })},
 		{big(func(j int) Value { return Float(float64(j) * negZero) }), big(func(j int) Value { return Float(float64(j) * 0) })},
 		{wrapIn(String("deep"), 500, wideLevel), wrapIn(StringName("deep"), 500, wideLevel)},
 		{wrapIn(Float(negZero), 700, func(v Value) Value { return &Array{Values: []Value{v}} }),
 			wrapIn(Float(0), 700, func(v Value) Value { return &Array{Values: []Value{v}} })},
-		{&Object{Class: "A", Properties: []Property{{"p", String("s")}}}, &Object{Class: "A", Properties: []Property{{"p", StringName("s")}}}},
+		{&Object{Class: "A", Properties: []Property{{"p", String("s")}}}, &Object{Class: "A", Properties: []Property{{"p", String("s")}}}},
 	}
 	for i, p := range same {
 		if !equal(p[0], p[1], true) {
@@ -293,8 +313,9 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{String("1"), Int(1)},
 		{String("ab"), NodePath{Names: []string{"ab"}}},
 		{&Array{Values: []Value{String("a"), String("b")}}, &Array{Values: []Value{String("ab")}}},
-		{&Array{}, &Array{Elem: Typed(TypeInt)}},
-		{&Array{Elem: ContainerType{Kind: ClassName, Builtin: TypeObject, Name: "A"}}, &Array{Elem: ContainerType{Kind: ClassName, Builtin: TypeObject, Name: "B"}}},
+		{&Array{Elem: classType("A")}, &Array{Elem: classType("A"), Values: []Value{nil}}},
+		{NewTypedDictionary(classType("A"), Typed(TypeInt), 0), typedDictOf(classType("A"), nil, Int(0))},
+		{&Object{Class: "A"}, &Object{Class: "B"}},
 		{NewDictionary(0), nil},
 		{dictOf(Int(1), Int(2)), dictOf(Int(2), Int(1))},
 		{(*Object)(nil), &Object{Class: "A"}},
@@ -304,6 +325,15 @@ func TestKeyHashFollowsEquality(t *testing.T) {
 		{PackedStringArray{"a", "b"}, PackedStringArray{"ab"}},
 		{PackedInt32Array{1}, PackedInt64Array{1}},
 		{Float(math.Inf(1)), Float(nan1)},
+		// In an Array, a Dictionary's values or an Object's properties, a
+		// String is not a StringName, and a NaN equals nothing (as in Godot
+		// 4.6: TestKeyEqualityAsTheEngine).
+		{&Array{Values: []Value{String("x")}}, &Array{Values: []Value{StringName("x")}}},
+		{dictOf(String("k"), String("v")), dictOf(String("k"), StringName("v"))},
+		{&Object{Class: "A", Properties: []Property{{"p", String("s")}}}, &Object{Class: "A", Properties: []Property{{"p", StringName("s")}}}},
+		{&Array{Values: []Value{Float(nan1)}}, &Array{Values: []Value{Float(nan1)}}},
+		{dictOf(String("k"), Float(nan1)), dictOf(String("k"), Float(nan1))},
+		{dictOf(&Array{Values: []Value{Float(nan1)}}, nil), dictOf(&Array{Values: []Value{Float(nan1)}}, nil)},
 	}
 	for i, p := range different {
 		if equal(p[0], p[1], true) {
@@ -413,6 +443,20 @@ func (g *keyGen) byte() byte {
 	return c
 }
 
+// elem returns a container element type: most often untyped, else typed
+// by a builtin or one of two class names.
+func (g *keyGen) elem() ContainerType {
+	switch g.byte() % 6 {
+	case 0:
+		return Typed(TypeInt)
+	case 1:
+		return classType("A")
+	case 2:
+		return classType("B")
+	}
+	return ContainerType{}
+}
+
 func (g *keyGen) value(depth int) Value {
 	g.nodes++
 	op := g.byte()
@@ -433,16 +477,16 @@ func (g *keyGen) value(depth int) Value {
 	case 5:
 		return Vector2{[]float64{0, math.Copysign(0, -1), 1}[g.byte()%3], 0}
 	case 6, 7:
-		a := &Array{}
-		if g.byte()%5 == 0 {
-			a.Elem = Typed(TypeInt)
-		}
+		a := &Array{Elem: g.elem()}
 		for range g.byte() % 4 {
 			a.Values = append(a.Values, g.value(depth+1))
 		}
 		return a
 	case 8, 9:
 		d := NewDictionary(0)
+		if c := g.byte(); c%4 == 0 {
+			d.SetTypes(g.elem(), g.elem())
+		}
 		n := int(g.byte() % 4)
 		if g.byte()%3 == 0 {
 			n += linearMax // indexed
@@ -478,7 +522,11 @@ func (g *keyGen) value(depth int) Value {
 		if g.byte()%4 == 0 {
 			return (*Object)(nil)
 		}
-		return &Object{Class: "A", Properties: []Property{{"p", g.value(depth + 1)}}}
+		o := &Object{Class: []string{"A", "B"}[g.byte()%2]}
+		if g.byte()%2 == 0 {
+			o.Properties = []Property{{"p", g.value(depth + 1)}}
+		}
+		return o
 	}
 	return Bool(g.byte()%2 == 0)
 }
@@ -502,8 +550,21 @@ func FuzzDictionaryKeys(f *testing.F) {
 		}
 		for i, a := range keys {
 			for _, c := range keys[:i] {
-				if equal(a, c, true) && hashKey(a) != hashKey(c) {
+				ha, na := hashKeyFull(a)
+				hc, nc := hashKeyFull(c)
+				eq, same := equal(a, c, true), ha == hc
+				if eq && !same {
 					t.Fatalf("equal keys %v and %v hash apart", a, c)
+				}
+				if eq && (na || nc) {
+					t.Fatalf("unmatchable key %v equals %v", a, c)
+				}
+				// The hash is 64 bits and seeded: keys that are not
+				// equal but hash alike are keys whose difference the
+				// hash does not see, unless they are unmatchable (and
+				// never compared).
+				if !eq && same && !na && !nc {
+					t.Fatalf("keys %v and %v are not equal but hash alike", a, c)
 				}
 			}
 		}
@@ -531,7 +592,15 @@ func FuzzDictionaryKeys(f *testing.F) {
 		}
 		for _, k := range keys {
 			v, ok := d.Get(k)
-			if j := find(k); !ok || v != model[j].Value {
+			j := find(k)
+			if _, unmatchable := hashKeyFull(k); unmatchable || j < 0 {
+				// A key that equals nothing is found nowhere.
+				if ok || j >= 0 || !unmatchable {
+					t.Fatalf("Get(%v) = %v, %v; the model finds it at %d", k, v, ok, j)
+				}
+				continue
+			}
+			if !ok || v != model[j].Value {
 				t.Fatalf("Get(%v) = %v, want %v", k, v, model[j].Value)
 			}
 		}

@@ -88,7 +88,7 @@ Examples:
   gdvar decode user.sav > user.txt; gdvar encode --file user.txt > user2.sav
 
 Run "gdvar help CMD" for the flags of a command. Exit status: 0 done, 1 bad
-input, 2 usage error.
+input or output not written, 2 usage error.
 `
 
 func main() {
@@ -108,8 +108,14 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
-// the input was bad, 2 for a usage error.
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
+// the input was bad or the output could not be written, 2 for a usage
+// error.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return checkOutput(stdout, stderr, func(stdout io.Writer) int { return runChecked(args, stdin, stdout, stderr) })
+}
+
+// runChecked is run, writing to a checked standard output.
+func runChecked(args []string, stdin io.Reader, stdout, stderr io.Writer) (status int) {
 	defer func() {
 		// Nothing should panic; if something does, say so in one line
 		// rather than with a stack trace.

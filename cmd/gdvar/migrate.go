@@ -71,7 +71,9 @@ Flags:
   --quiet           no summary, warnings or progress on standard error
 
 OUT "-" writes to standard output. On a terminal, progress goes to
-standard error.
+standard error. An output never gets a permission its input lacks: a new
+one is created with the input's read and write permissions, less the
+umask; a replaced one keeps its own, less what the input lacks.
 
 Examples:
   gdvar migrate savegame.sav savegame4.sav
@@ -315,7 +317,9 @@ func (m *migrator) one(j migrateJob) int {
 	if out == "-" {
 		_, err = m.stdout.Write(result)
 	} else {
-		err = writeFileSafely(out, result, writeOptions{force: m.force, backup: same})
+		wo := writeOptions{force: m.force, backup: same}
+		wo.from, wo.fromFile = inputMode(in)
+		err = writeFileSafely(out, result, wo)
 	}
 	if err != nil {
 		return fail(err)

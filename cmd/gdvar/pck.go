@@ -405,7 +405,7 @@ func packDir(dir, out, exe string, o pck.WriterOptions, stderr io.Writer) error 
 	if exe != "" {
 		mode = 0o755
 	}
-	return replaceFile(out, mode, func(w io.Writer) error {
+	return replaceFile(out, mode, true, func(w io.Writer) error { // a new file: less the umask
 		if exe != "" {
 			// The executable, padded to 8 bytes as the exporter does.
 			f, err := os.Open(exe)

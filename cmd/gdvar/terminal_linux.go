@@ -8,7 +8,7 @@ import (
 
 // isTerminal reports whether f (an io.Reader or io.Writer) is a terminal.
 func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
+	file, ok := unwrapWriter(f).(*os.File)
 	if !ok {
 		return false
 	}

@@ -10,7 +10,7 @@ import (
 // character device other than the null device, which is as close to a
 // terminal as the standard library tells.
 func isTerminal(f any) bool {
-	file, ok := f.(*os.File)
+	file, ok := unwrapWriter(f).(*os.File)
 	if !ok {
 		return false
 	}

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 
 	"github.com/gdvar/gdvar/gdfile"
 )
@@ -18,6 +20,10 @@ type writeOptions struct {
 	// backup, when replacing a file, first keeps a copy of it as
 	// NAME.bak (--in-place).
 	backup bool
+	// from, when fromFile, is the permissions of the file the data comes
+	// from: the written file gets none that it lacks.
+	from     fs.FileMode
+	fromFile bool
 }
 
 // errExists: the output exists and may not be replaced.
@@ -30,13 +36,21 @@ var wrapWriter func(io.Writer) io.Writer
 // writeFileSafely writes data to path without ever leaving a damaged file
 // behind: into a temporary file of the same directory, synced, then
 // renamed over path, so that path holds either its old bytes or all the
-// new ones. A replaced file keeps its permissions (a new one gets 0644).
+// new ones. The file never gets a permission that o.from lacks: a
+// replaced file keeps its own permissions less those, and a new one is
+// created with 0666 less those, less the umask (as a shell's redirection
+// would create it). So the plaintext of a 0600 encrypted save stays 0600,
+// whatever the umask and whatever file it replaces.
 // An existing path is refused unless o.force or o.backup; with o.backup
 // its old content is first kept as path+".bak" (which must not exist
 // unless o.force). A symbolic link is followed: the file it names is
 // replaced.
 func writeFileSafely(path string, data []byte, o writeOptions) error {
-	mode := fs.FileMode(0o644)
+	limit := fs.FileMode(0o777)
+	if o.fromFile {
+		limit = o.from.Perm()
+	}
+	mode, create := 0o666&limit, true
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real
 	}
@@ -47,7 +61,7 @@ func writeFileSafely(path string, data []byte, o writeOptions) error {
 	case err == nil && !o.force && !o.backup:
 		return fmt.Errorf("%s %w (--force replaces it)", path, errExists)
 	case err == nil:
-		mode = fi.Mode().Perm()
+		mode, create = fi.Mode().Perm()&limit, false
 		if o.backup {
 			if err := backupFile(path, fi, o.force); err != nil {
 				return err
@@ -56,7 +70,7 @@ func writeFileSafely(path string, data []byte, o writeOptions) error {
 	case !errors.Is(err, fs.ErrNotExist):
 		return err
 	}
-	return replaceFile(path, mode, func(w io.Writer) error {
+	return replaceFile(path, mode, create, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
@@ -73,7 +87,7 @@ func backupFile(path string, fi fs.FileInfo, force bool) error {
 		return err
 	}
 	defer src.Close()
-	return replaceFile(bak, fi.Mode().Perm(), func(w io.Writer) error {
+	return replaceFile(bak, fi.Mode().Perm(), false, func(w io.Writer) error {
 		_, err := io.Copy(w, src)
 		return err
 	})
@@ -81,13 +95,15 @@ func backupFile(path string, fi fs.FileInfo, force bool) error {
 
 // replaceFile writes a temporary file next to path with write, syncs it
 // and renames it to path; on any failure it removes the temporary file
-// and leaves path as it was.
-func replaceFile(path string, mode fs.FileMode, write func(io.Writer) error) (err error) {
+// and leaves path as it was. The file gets permissions mode; with create,
+// less the umask, as a new file (the temporary file is created with them,
+// and the system takes the umask off).
+func replaceFile(path string, mode fs.FileMode, create bool, write func(io.Writer) error) (err error) {
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
 	}
-	tmp, err := os.CreateTemp(dir, "."+base+".*.tmp")
+	tmp, err := createTemp(dir, "."+base+".", ".tmp", mode)
 	if err != nil {
 		return err
 	}
@@ -104,8 +120,10 @@ func replaceFile(path string, mode fs.FileMode, write func(io.Writer) error) (er
 	if err = write(w); err != nil {
 		return fmt.Errorf("writing %s: %w (it is unchanged)", path, err)
 	}
-	if err = tmp.Chmod(mode); err != nil {
-		return err
+	if !create {
+		if err = tmp.Chmod(mode); err != nil {
+			return err
+		}
 	}
 	if err = tmp.Sync(); err != nil {
 		return fmt.Errorf("writing %s: %w (it is unchanged)", path, err)
@@ -122,6 +140,35 @@ func replaceFile(path string, mode fs.FileMode, write func(io.Writer) error) (er
 		d.Close()
 	}
 	return nil
+}
+
+// inputMode returns, for writeOptions, the permissions of the input file
+// name and whether it is a file (not standard input, "-"). An input that
+// cannot be looked at gives 0600: nothing wider than the user's own.
+func inputMode(name string) (fs.FileMode, bool) {
+	if name == "-" {
+		return 0, false
+	}
+	fi, err := os.Stat(name)
+	if err != nil {
+		return 0o600, true
+	}
+	return fi.Mode().Perm(), true
+}
+
+// createTemp creates a new file in dir named prefix, a random number and
+// suffix, as os.CreateTemp does, but with permissions perm less the umask
+// (os.CreateTemp's are 0600).
+func createTemp(dir, prefix, suffix string, perm fs.FileMode) (*os.File, error) {
+	for range 10000 {
+		name := filepath.Join(dir, prefix+strconv.FormatUint(uint64(rand.Uint32()), 10)+suffix)
+		f, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_EXCL, perm)
+		if errors.Is(err, fs.ErrExist) {
+			continue
+		}
+		return f, err
+	}
+	return nil, fmt.Errorf("creating a temporary file in %s: too many tries", dir)
 }
 
 // readFileBounded reads a whole input file, or standard input for "-", as
