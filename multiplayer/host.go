@@ -136,6 +136,11 @@ type HostOptions struct {
 	// Observe, when set, sees every packet the host receives, decoded as
 	// far as the host can; for tracing. It runs on the peer's goroutine.
 	Observe func(e *Event)
+	// ReplicationTick is how often the scene model (Spawn,
+	// AddSynchronizer) sends SYNC and DELTA packets; 0 means
+	// DefaultReplicationTick; negative: never by itself, the program calls
+	// Host.Replicate.
+	ReplicationTick time.Duration
 }
 
 // Event describes one packet received by a Host, for HostOptions.Observe.
@@ -175,6 +180,7 @@ type Host struct {
 	peers  map[PeerID]*hostPeer
 	order  []PeerID // connection order, for the engine's iteration
 	closed bool
+	repl   *replState // the scene model, once a spawner or synchronizer is declared
 }
 
 type recvEntry struct {
@@ -193,6 +199,7 @@ type hostPeer struct {
 	authRemote bool
 	*remote
 	relayed map[PeerID]*remote // paths announced to other peers through the relay, for Observe
+	rp      *replPeer          // the scene model's view of the peer (Godot 4, once admitted)
 	errs    int
 	dropErr error
 }
@@ -392,6 +399,12 @@ func (h *Host) admitLocked(p *hostPeer) {
 			h.sendLocked(p, AppendSys(nil, SysAddPeer, o.id, nil), 0, Reliable)
 		}
 	}
+	if h.o.Godot == variant.Godot4 && h.repl != nil {
+		// After the ADD_PEER notices and before OnConnect, as the
+		// engine's replicator->on_peer_change: the peer gets every node
+		// it may see before it hears of anything spawned later.
+		h.replJoinLocked(p)
+	}
 	p.admitted = true
 	if h.o.OnConnect != nil {
 		id := p.id
@@ -414,6 +427,9 @@ func (h *Host) leave(p *hostPeer, err error) {
 	}
 	if p.dropErr != nil {
 		err = p.dropErr
+	}
+	if h.repl != nil {
+		h.replLeaveLocked(p)
 	}
 	if p.admitted {
 		for _, oid := range h.order {
@@ -770,6 +786,9 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 	case CmdSimplifyPath:
 		e.Node = string(pk.Path)
 		h.mu.Lock()
+		if h.repl != nil {
+			h.materializeLocked(e.Node)
+		}
 		reply, err := h.simplify(p.remote, pk, h.o.MaxPathCache)
 		if reply != nil {
 			h.sendLocked(p, reply, 0, Reliable)
@@ -802,11 +821,11 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if err != nil {
 			h.refuseEvent(p, e, err)
 		}
-	case CmdSpawn, CmdDespawn, CmdSync, CmdRemoteSet:
-		// Replication (a client with authority over a synchronizer sends
-		// SYNC to every peer, the host included) and Godot 3's rset: the
-		// host keeps no scene to apply them to. They are shown to Observe
-		// and dropped, without counting against the peer.
+	case CmdSpawn, CmdDespawn, CmdSync:
+		h.receiveRepl(p, from, e)
+	case CmdRemoteSet:
+		// Godot 3's rset: the host keeps no variables to set. It is shown
+		// to Observe and dropped, without counting against the peer.
 	default:
 		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
 	}

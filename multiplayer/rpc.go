@@ -94,6 +94,8 @@ type node struct {
 	names     []string // method names sorted: the index is the method id
 	methods   []*method
 	checksum  string
+	sn        *SceneNode // the scene node it belongs to, if any
+	si        *syncInst  // the synchronizer it is, if any
 }
 
 type method struct {
@@ -349,4 +351,12 @@ type callFrame struct {
 	from    reflect.Value // *PeerID
 	holders []reflect.Value
 	sbuf    [12]byte
+}
+
+// instance returns the node at path p that pattern node n stands for.
+func (n *node) instance(p string) *node {
+	c := *n
+	c.path = p
+	c.cacheID = 0
+	return &c
 }

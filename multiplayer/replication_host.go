@@ -1,0 +1,815 @@
+package multiplayer
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/bits"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gdvar/gdvar/variant"
+)
+
+// DefaultReplicationTick is how often the host sends SYNC and DELTA
+// packets when HostOptions.ReplicationTick is 0: the engine sends them
+// every network frame, 60 times a second by default; a synchronizer's
+// intervals slow its own down.
+const DefaultReplicationTick = time.Second / 60
+
+// maxPatternNodes bounds the nodes the host makes from synchronizer
+// patterns (AddSynchronizer) as peers announce them.
+const maxPatternNodes = 1 << 16
+
+// replState is the host's scene model.
+type replState struct {
+	spawners  map[string]*spawner
+	byPath    map[string]*SceneNode
+	spawned   []*SceneNode // in spawn order: late joiners get them so
+	filtered  int          // spawned nodes with a filter
+	pathSyncs []*syncInst  // synchronizers the host sends, named by path
+	patterns  []*syncDecl
+	nPattern  int
+	lastNetID uint32
+	seq       uint64 // counts property changes
+	epoch     time.Time
+	scratch   []byte
+	pkt       []byte
+	ids       []uint32
+	offs      []int
+}
+
+// replPeer is what the model knows of one peer: the SceneMultiplayer
+// PeerInfo of the host's side.
+type replPeer struct {
+	syncTime uint16             // last_sent_sync
+	list     []*SceneNode       // spawned for this peer
+	vis      map[*SceneNode]int // index in list
+	watch    map[*syncInst]mark // last DELTA sent: last_watch_usecs
+	cbNodes  []*SceneNode       // OnReceive calls to make
+	cbFuncs  []func(*SceneNode, PeerID)
+}
+
+type mark struct {
+	seq uint64
+	at  int64
+}
+
+func newReplPeer() *replPeer {
+	return &replPeer{vis: map[*SceneNode]int{}, watch: map[*syncInst]mark{}}
+}
+
+// replLocked returns the scene model, starting it (and its ticker) at the
+// first use.
+func (h *Host) replLocked() *replState {
+	if h.repl != nil {
+		return h.repl
+	}
+	rs := &replState{spawners: map[string]*spawner{}, byPath: map[string]*SceneNode{}, epoch: time.Now()}
+	h.repl = rs
+	for _, id := range h.order {
+		if p := h.peers[id]; p.admitted {
+			p.rp = newReplPeer()
+		}
+	}
+	if every := h.o.ReplicationTick; every >= 0 && !h.closed {
+		if every == 0 {
+			every = DefaultReplicationTick
+		}
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			t := time.NewTicker(every)
+			defer t.Stop()
+			for {
+				select {
+				case <-h.ctx.Done():
+					return
+				case <-t.C:
+					h.Replicate()
+				}
+			}
+		}()
+	}
+	return rs
+}
+
+func (rs *replState) now() int64 { return time.Since(rs.epoch).Microseconds() + 1 }
+
+// Spawn spawns a node of the spawner's scene at index scene, named name,
+// under the spawner's spawn path, on every peer that may see it: the
+// MultiplayerSpawner's spawn() on the authority. Peers that join later get
+// it too, with its state at that time.
+func (h *Host) Spawn(spawnerPath string, scene int, name string, o SpawnOptions) (*SceneNode, error) {
+	if err := validNodeName(name); err != nil {
+		return nil, err
+	}
+	var st *variant.Dictionary
+	if o.State != nil {
+		d, err := h.stateDict(o.State)
+		if err != nil {
+			return nil, err
+		}
+		st = d
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	rs := h.repl
+	if rs == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownSpawner, spawnerPath)
+	}
+	sp := rs.spawners[trimRoot(spawnerPath)]
+	if sp == nil {
+		return nil, fmt.Errorf("%w: %q", ErrUnknownSpawner, spawnerPath)
+	}
+	if scene < 0 || scene >= len(sp.scenes) {
+		return nil, fmt.Errorf("multiplayer: spawner %q has no scene %d", sp.Path, scene)
+	}
+	p := sp.parent + "/" + name
+	if rs.byPath[p] != nil {
+		return nil, fmt.Errorf("multiplayer: a node %q exists already", p)
+	}
+	n := h.newSceneNodeLocked(p, sp, scene, name, o.Owner)
+	n.public = !o.Hidden
+	if len(o.VisibleTo) > 0 {
+		n.visible = map[PeerID]bool{}
+		for _, id := range o.VisibleTo {
+			n.visible[id] = true
+		}
+	}
+	n.filter = o.Filter
+	sd := sp.scenes[scene]
+	fail := func(err error) (*SceneNode, error) {
+		for _, nd := range n.nodes {
+			h.unregister(nd)
+		}
+		return nil, err
+	}
+	for _, d := range sd.syncs {
+		if _, err := h.attachSyncLocked(n, d, d.Name, true); err != nil {
+			return fail(err)
+		}
+	}
+	for _, decl := range sd.nodes {
+		np := path.Clean(p + "/" + decl.Path)
+		decl.Path = np
+		if decl.Authority == OwnerAuthority {
+			decl.Authority = o.Owner
+		}
+		nd, err := newNode(decl, 0)
+		if err != nil {
+			return fail(err)
+		}
+		nd.sn = n
+		h.nmu.Lock()
+		if _, dup := h.nodes[np]; dup {
+			h.nmu.Unlock()
+			return fail(fmt.Errorf("multiplayer: node %q declared twice", np))
+		}
+		h.registerLocked(nd)
+		h.nmu.Unlock()
+		n.nodes = append(n.nodes, nd)
+	}
+	if st != nil {
+		if err := h.applyDictLocked(n, st); err != nil {
+			return fail(err)
+		}
+	}
+	// One counter numbers nodes and synchronizers (last_net_id).
+	rs.lastNetID++
+	n.netID = rs.lastNetID
+	for _, si := range n.syncs {
+		if si.authority == HostID {
+			rs.lastNetID++
+			si.netID = rs.lastNetID
+		}
+	}
+	rs.byPath[p] = n
+	rs.spawned = append(rs.spawned, n)
+	if n.filter != nil {
+		rs.filtered++
+	}
+	h.updateVisibilityLocked(n)
+	return n, nil
+}
+
+// validNodeName refuses what the engine's validate_node_name changes.
+func validNodeName(name string) error {
+	if name == "" || strings.ContainsAny(name, ".:@/\"%") {
+		return fmt.Errorf("multiplayer: invalid node name %q", name)
+	}
+	return nil
+}
+
+// Node returns the scene node at path (spawned, or known by a
+// synchronizer), or nil.
+func (h *Host) Node(p string) *SceneNode {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.repl == nil {
+		return nil
+	}
+	return h.repl.byPath[trimRoot(p)]
+}
+
+// Spawned returns the nodes the host has spawned, in spawn order.
+func (h *Host) Spawned() []*SceneNode {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.repl == nil {
+		return nil
+	}
+	return append([]*SceneNode(nil), h.repl.spawned...)
+}
+
+func (h *Host) despawnLocked(n *SceneNode) error {
+	rs := h.repl
+	if n.gone {
+		return ErrDespawned
+	}
+	if n.spawner == nil {
+		return fmt.Errorf("multiplayer: %s was not spawned by the host", n.path)
+	}
+	for _, id := range h.order {
+		if p := h.peers[id]; p.rp != nil {
+			if _, ok := p.rp.vis[n]; ok {
+				h.despawnToLocked(p, n)
+			}
+		}
+	}
+	n.gone = true
+	if n.filter != nil {
+		rs.filtered--
+	}
+	for i, o := range rs.spawned {
+		if o == n {
+			rs.spawned = append(rs.spawned[:i], rs.spawned[i+1:]...)
+			break
+		}
+	}
+	delete(rs.byPath, n.path)
+	for _, nd := range n.nodes {
+		h.unregister(nd)
+	}
+	return nil
+}
+
+// updateVisibilityLocked spawns or despawns n for each peer as its
+// visibility now says.
+func (h *Host) updateVisibilityLocked(n *SceneNode) {
+	if n.spawner == nil || n.gone {
+		return
+	}
+	for _, id := range h.order {
+		p := h.peers[id]
+		if p.rp == nil || !p.admitted {
+			continue
+		}
+		h.updatePeerVisibilityLocked(p, n)
+	}
+}
+
+func (h *Host) updatePeerVisibilityLocked(p *hostPeer, n *SceneNode) {
+	_, has := p.rp.vis[n]
+	switch vis := n.visibleLocked(p.id); {
+	case vis && !has:
+		h.spawnToLocked(p, n)
+	case !vis && has:
+		h.despawnToLocked(p, n)
+	}
+}
+
+// spawnToLocked sends n's SPAWN to p, announcing the spawner's path first.
+func (h *Host) spawnToLocked(p *hostPeer, n *SceneNode) {
+	rs := h.repl
+	sp := n.spawner
+	if _, announced := p.remote.sent[sp.node]; !announced {
+		h.sendLocked(p, AppendSimplifyPath(nil, h.f, sp.node.checksum, sp.node.cacheID, sp.node.path), 0, Reliable)
+		p.remote.sent[sp.node] = false
+	}
+	ids := rs.ids[:0]
+	for _, si := range n.syncs {
+		if si.authority == HostID {
+			ids = append(ids, si.netID)
+		}
+	}
+	rs.ids = ids
+	buf := appendSpawnPacket(rs.pkt[:0], byte(n.scene), sp.node.cacheID, n.netID, ids, n.name)
+	for _, si := range n.syncs {
+		if si.authority == HostID {
+			for _, i := range si.spawnIdx {
+				buf = append(buf, n.props[i].val...)
+			}
+		}
+	}
+	rs.pkt = buf
+	h.sendLocked(p, buf, 0, Reliable)
+	p.rp.vis[n] = len(p.rp.list)
+	p.rp.list = append(p.rp.list, n)
+}
+
+func (h *Host) despawnToLocked(p *hostPeer, n *SceneNode) {
+	rp := p.rp
+	i := rp.vis[n]
+	last := len(rp.list) - 1
+	rp.list[i] = rp.list[last]
+	rp.vis[rp.list[i]] = i
+	rp.list[last] = nil
+	rp.list = rp.list[:last]
+	delete(rp.vis, n)
+	for _, si := range n.syncs {
+		delete(rp.watch, si)
+	}
+	h.sendLocked(p, appendDespawnPacket(nil, n.netID), 0, Reliable)
+}
+
+// replJoinLocked gives a newly admitted peer every node it may see, after
+// the ADD_PEER notices and before anything spawned later: the engine's
+// on_peer_change on the authority.
+func (h *Host) replJoinLocked(p *hostPeer) {
+	p.rp = newReplPeer()
+	rs := h.repl
+	if rs == nil {
+		return
+	}
+	for _, n := range rs.spawned {
+		if n.visibleLocked(p.id) {
+			h.spawnToLocked(p, n)
+		}
+	}
+}
+
+// replLeaveLocked forgets the nodes made from patterns for a leaving
+// peer that owned them.
+func (h *Host) replLeaveLocked(p *hostPeer) {
+	rs := h.repl
+	if rs == nil {
+		return
+	}
+	for path, n := range rs.byPath {
+		if n.spawner == nil && n.owner == p.id && n.fromPattern {
+			delete(rs.byPath, path)
+			n.gone = true
+			rs.nPattern--
+			for _, nd := range n.nodes {
+				h.unregister(nd)
+			}
+		}
+	}
+}
+
+// Replicate runs one replication tick now: the SYNC and DELTA packets
+// due. The host runs it every HostOptions.ReplicationTick; a game loop
+// that sets ReplicationTick to a negative value calls it itself.
+func (h *Host) Replicate() {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.repl == nil || h.closed {
+		return
+	}
+	h.replicateLocked(h.repl.now())
+}
+
+func (h *Host) replicateLocked(now int64) {
+	rs := h.repl
+	for _, n := range rs.spawned {
+		for _, si := range n.syncs {
+			if si.authority == HostID {
+				h.prepareSyncLocked(si, now)
+			}
+		}
+	}
+	for _, si := range rs.pathSyncs {
+		h.prepareSyncLocked(si, now)
+	}
+	for _, id := range h.order {
+		p := h.peers[id]
+		if p.rp == nil || !p.admitted {
+			continue
+		}
+		if rs.filtered > 0 {
+			for _, n := range rs.spawned {
+				if n.filter != nil {
+					h.updatePeerVisibilityLocked(p, n)
+				}
+			}
+		}
+		h.sendSyncLocked(p)
+		h.sendDeltaLocked(p, now)
+	}
+}
+
+// prepareSyncLocked decides whether si sends a SYNC this tick
+// (update_outbound_sync_time) and builds its entry once for every peer.
+func (h *Host) prepareSyncLocked(si *syncInst, now int64) {
+	si.due = false
+	if len(si.syncIdx) == 0 || si.n.gone {
+		return
+	}
+	if si.lastSync != now && now < si.lastSync+si.d.syncUsec {
+		return
+	}
+	si.lastSync = now
+	e := binary.LittleEndian.AppendUint32(si.entry[:0], si.netID)
+	e = append(e, 0, 0, 0, 0)
+	for _, i := range si.syncIdx {
+		e = append(e, si.n.props[i].val...)
+	}
+	size := len(e) - 8
+	binary.LittleEndian.PutUint32(e[4:], uint32(size))
+	si.entry = e
+	if size > replSyncMTU {
+		// The engine does not send a state larger than the MTU either.
+		h.log.Warn("multiplayer: synchronizer state larger than the sync MTU is not sent", "node", si.path, "size", size, "mtu", replSyncMTU)
+		return
+	}
+	si.due = true
+}
+
+// pathConfirmedLocked is _verify_synchronizer for a synchronizer named by
+// its path: announce it to p once, and true once p confirmed it.
+func (h *Host) pathConfirmedLocked(p *hostPeer, nd *node) bool {
+	confirmed, announced := p.remote.sent[nd]
+	if !announced {
+		h.sendLocked(p, AppendSimplifyPath(nil, h.f, nd.checksum, nd.cacheID, nd.path), 0, Reliable)
+		p.remote.sent[nd] = false
+	}
+	return confirmed
+}
+
+func (h *Host) sendSyncLocked(p *hostPeer) {
+	rs, rp := h.repl, p.rp
+	if len(rp.list) == 0 && len(rs.pathSyncs) == 0 {
+		return
+	}
+	rp.syncTime++
+	buf := appendSyncHeader(rs.pkt[:0], rp.syncTime)
+	add := func(si *syncInst) {
+		if len(buf)+len(si.entry) > replSyncMTU {
+			h.sendLocked(p, buf, 0, Unreliable)
+			buf = buf[:replSyncHead]
+		}
+		buf = append(buf, si.entry...)
+	}
+	for _, n := range rp.list {
+		for _, si := range n.syncs {
+			if si.due {
+				add(si)
+			}
+		}
+	}
+	for _, si := range rs.pathSyncs {
+		if si.due && si.n.visibleLocked(p.id) && h.pathConfirmedLocked(p, si.pnode) {
+			add(si)
+		}
+	}
+	if len(buf) > replSyncHead {
+		h.sendLocked(p, buf, 0, Unreliable)
+	}
+	rs.pkt = buf
+}
+
+func (h *Host) sendDeltaLocked(p *hostPeer, now int64) {
+	rs := h.repl
+	buf := appendDeltaHeader(rs.pkt[:0])
+	for _, n := range p.rp.list {
+		for _, si := range n.syncs {
+			if si.authority == HostID && len(si.watchI) > 0 {
+				buf = h.appendDeltaLocked(buf, p, si, now)
+			}
+		}
+	}
+	for _, si := range rs.pathSyncs {
+		if len(si.watchI) > 0 && si.n.visibleLocked(p.id) && h.pathConfirmedLocked(p, si.pnode) {
+			buf = h.appendDeltaLocked(buf, p, si, now)
+		}
+	}
+	if len(buf) > replDeltaHead {
+		h.sendLocked(p, buf, 0, Reliable)
+	}
+	rs.pkt = buf
+}
+
+// appendDeltaLocked appends si's changes since p last got them.
+func (h *Host) appendDeltaLocked(buf []byte, p *hostPeer, si *syncInst, now int64) []byte {
+	rs := h.repl
+	m := p.rp.watch[si]
+	if m.at != now && now < m.at+si.d.deltaUsec {
+		return buf
+	}
+	var mask uint64
+	size := 0
+	for j, i := range si.watchI {
+		if s := &si.n.props[i]; s.changed > m.seq {
+			mask |= 1 << j
+			size += len(s.val)
+		}
+	}
+	if mask == 0 {
+		return buf
+	}
+	if size > replDeltaMTU {
+		h.log.Warn("multiplayer: synchronizer delta larger than the delta MTU is not sent", "node", si.path, "size", size)
+		return buf
+	}
+	if len(buf)+16+size > replDeltaMTU {
+		h.sendLocked(p, buf, 0, Reliable)
+		buf = buf[:replDeltaHead]
+	}
+	buf = binary.LittleEndian.AppendUint32(buf, si.netID)
+	buf = binary.LittleEndian.AppendUint64(buf, mask)
+	buf = binary.LittleEndian.AppendUint32(buf, uint32(size))
+	for j, i := range si.watchI {
+		if mask&(1<<j) != 0 {
+			buf = append(buf, si.n.props[i].val...)
+		}
+	}
+	p.rp.watch[si] = mark{seq: rs.seq, at: now}
+	return buf
+}
+
+// materializeLocked makes the scene node a synchronizer pattern stands
+// for, when a peer announces a path the host does not know.
+func (h *Host) materializeLocked(p string) {
+	rs := h.repl
+	if rs == nil || len(rs.patterns) == 0 || rs.nPattern >= maxPatternNodes {
+		return
+	}
+	h.nmu.RLock()
+	_, known := h.nodes[p]
+	h.nmu.RUnlock()
+	if known {
+		return
+	}
+	for _, d := range rs.patterns {
+		m, _ := path.Match(d.Name, p)
+		if !m {
+			continue
+		}
+		root := path.Clean(path.Join(p, d.Root))
+		if rs.byPath[root] != nil {
+			return // another synchronizer of a node already known
+		}
+		owner := PeerID(0)
+		if d.Owned {
+			owner = ownerFromPath(d.Name, p)
+			if owner < 2 {
+				return
+			}
+		}
+		n := h.newSceneNodeLocked(root, nil, 0, "", owner)
+		n.fromPattern = true
+		if _, err := h.attachSyncLocked(n, d, p, false); err != nil {
+			return
+		}
+		rs.nPattern++
+		return
+	}
+}
+
+// ownerFromPath returns the peer id in the element of p the first "*" of
+// pattern matched, or 0.
+func ownerFromPath(pattern, p string) PeerID {
+	pe := strings.Split(pattern, "/")
+	xe := strings.Split(p, "/")
+	for i, e := range pe {
+		if strings.Contains(e, "*") && i < len(xe) {
+			id, err := strconv.ParseInt(xe[i], 10, 32)
+			if err != nil {
+				return 0
+			}
+			return PeerID(id)
+		}
+	}
+	return 0
+}
+
+// findSyncLocked is _find_synchronizer: a synchronizer named by a path p
+// announced, or by a net id p's SPAWN gave it (the host accepts no
+// spawns, so none).
+func (h *Host) findSyncLocked(p *hostPeer, id uint32) *syncInst {
+	if id&pathFlag == 0 {
+		return nil
+	}
+	rec, ok := p.remote.recv[id&^pathFlag]
+	if !ok || rec.node == nil || rec.node.si == nil || rec.node.si.n.gone {
+		return nil
+	}
+	return rec.node.si
+}
+
+// inbound is update_inbound_sync_time: false for a state older than the
+// last one applied.
+func (si *syncInst) inbound(t uint16) bool {
+	if !si.inStarted {
+		si.inStarted = true
+	} else if t <= si.inTime && si.inTime-t < 32767 {
+		return false
+	}
+	si.inTime = t
+	return true
+}
+
+// errNotAuthority: a state from a peer that is not the synchronizer's
+// authority.
+var errNotAuthority = errors.New("not the synchronizer's authority")
+
+// receiveSyncLocked applies a SYNC or DELTA that peer from sent to the
+// host: on_sync_receive and on_delta_receive. It returns the first reason
+// to refuse it; states before it are applied, as the engine applies them.
+func (h *Host) receiveSyncLocked(p *hostPeer, from PeerID, pk *Packet) error {
+	b := pk.Payload
+	if len(b)+1 < 11 {
+		return perr(len(b)+1, CmdSync, ErrTruncated, "SYNC needs 11 bytes at least")
+	}
+	var refused error
+	if pk.Flags&replDeltaFlag == 0 {
+		t := binary.LittleEndian.Uint16(b)
+		ofs := 2
+		for ofs+8 < len(b) {
+			id := binary.LittleEndian.Uint32(b[ofs:])
+			size := binary.LittleEndian.Uint32(b[ofs+4:])
+			ofs += 8
+			if uint64(size) > uint64(len(b)-ofs) {
+				return perr(ofs+1, CmdSync, ErrTruncated, "state of "+strconv.FormatUint(uint64(size), 10)+" bytes")
+			}
+			st := b[ofs : ofs+int(size)]
+			ofs += int(size)
+			si := h.findSyncLocked(p, id)
+			if si == nil {
+				continue // not received yet, or gone
+			}
+			if si.authority != from {
+				refused = fmt.Errorf("%w: SYNC for %s from peer %d: %v", ErrNotAllowed, si.path, from, errNotAuthority)
+				continue
+			}
+			if !si.inbound(t) {
+				continue // older than the last state
+			}
+			if _, err := h.applyStateLocked(si.n, si.syncIdx, st); err != nil {
+				return perr(ofs-int(size)+1, CmdSync, err, "state of "+si.path)
+			}
+			h.queueReceiveLocked(p, si)
+		}
+		return refused
+	}
+	ofs := 0
+	for ofs+16 < len(b) {
+		id := binary.LittleEndian.Uint32(b[ofs:])
+		mask := binary.LittleEndian.Uint64(b[ofs+4:])
+		size := binary.LittleEndian.Uint32(b[ofs+12:])
+		ofs += 16
+		if uint64(size) > uint64(len(b)-ofs) {
+			return perr(ofs+1, CmdSync, ErrTruncated, "delta of "+strconv.FormatUint(uint64(size), 10)+" bytes")
+		}
+		st := b[ofs : ofs+int(size)]
+		ofs += int(size)
+		si := h.findSyncLocked(p, id)
+		if si == nil || si.authority != from {
+			if si != nil {
+				refused = fmt.Errorf("%w: DELTA for %s from peer %d: %v", ErrNotAllowed, si.path, from, errNotAuthority)
+			}
+			continue
+		}
+		idx := h.repl.offs[:0]
+		for j, i := range si.watchI {
+			if mask&(1<<j) != 0 {
+				idx = append(idx, i)
+			}
+		}
+		h.repl.offs = idx
+		if len(idx) == 0 {
+			return perr(ofs-int(size)+1, CmdSync, ErrInvalidPacket, "a DELTA mask naming no property of "+si.path)
+		}
+		if bits.Len64(mask) > len(si.watchI) {
+			refused = fmt.Errorf("%w: a DELTA mask beyond the %d properties of %s", ErrInvalidPacket, len(si.watchI), si.path)
+		}
+		n, err := h.applyStateLocked(si.n, idx, st)
+		if err != nil {
+			return perr(ofs-int(size)+1, CmdSync, err, "delta of "+si.path)
+		}
+		if n != int(size) {
+			return perr(ofs-int(size)+1+n, CmdSync, ErrInvalidPacket, "bytes after the delta of "+si.path)
+		}
+		h.queueReceiveLocked(p, si)
+	}
+	return refused
+}
+
+func (h *Host) queueReceiveLocked(p *hostPeer, si *syncInst) {
+	if si.d.OnReceive != nil {
+		p.rp.cbNodes = append(p.rp.cbNodes, si.n)
+		p.rp.cbFuncs = append(p.rp.cbFuncs, si.d.OnReceive)
+	}
+}
+
+// applyStateLocked checks that st holds a value for each slot in idx, in
+// the compressed encoding and within the host's limits, then stores them.
+// It returns the bytes read.
+func (h *Host) applyStateLocked(n *SceneNode, idx []int, st []byte) (int, error) {
+	rs := h.repl
+	offs := make([]int, 0, 8)
+	off := 0
+	for range idx {
+		if off >= len(st) {
+			return off, fmt.Errorf("%w: %d values for %d properties", ErrTruncated, len(offs), len(idx))
+		}
+		_, k, err := DecodeArg(h.vdec, st[off:])
+		if err != nil {
+			return off, err
+		}
+		offs = append(offs, off)
+		off += k
+	}
+	for j, i := range idx {
+		end := off
+		if j+1 < len(offs) {
+			end = offs[j+1]
+		}
+		v := st[offs[j]:end]
+		s := &n.props[i]
+		if string(s.val) == string(v) {
+			continue
+		}
+		old := s.val
+		if len(old) > 0 && &old[0] == &nilArg[0] {
+			old = nil
+		}
+		s.val = append(old[:0], v...)
+		rs.seq++
+		s.changed = rs.seq
+	}
+	return off, nil
+}
+
+// receiveRepl handles SPAWN, DESPAWN and SYNC sent to the host.
+func (h *Host) receiveRepl(p *hostPeer, from PeerID, e *Event) {
+	pk := &e.Packet
+	h.mu.Lock()
+	if h.repl == nil || p.rp == nil {
+		// No scene model: shown to Observe and dropped, without counting
+		// against the peer (a client with authority over a synchronizer
+		// sends SYNC to every peer, the host included).
+		h.mu.Unlock()
+		return
+	}
+	var err error
+	counted := true
+	switch pk.Command {
+	case CmdSync:
+		err = h.receiveSyncLocked(p, from, pk)
+	case CmdSpawn:
+		err, counted = h.receiveSpawnLocked(p, from, pk)
+	case CmdDespawn:
+		// The host accepts no spawns, so no peer can despawn anything on
+		// it (the engine: ERR_UNAUTHORIZED for a net id it did not get).
+		if len(pk.Payload) < 4 {
+			err = perr(1, CmdDespawn, ErrTruncated, "DESPAWN needs a net id")
+		} else {
+			err, counted = fmt.Errorf("%w: DESPAWN of net id %d the peer did not spawn", ErrNotAllowed, binary.LittleEndian.Uint32(pk.Payload)), false
+		}
+	}
+	nodes, funcs := p.rp.cbNodes, p.rp.cbFuncs
+	p.rp.cbNodes, p.rp.cbFuncs = nil, nil
+	h.mu.Unlock()
+	for i, f := range funcs {
+		f(nodes[i], from)
+	}
+	h.mu.Lock()
+	if p.rp != nil && p.rp.cbNodes == nil {
+		clear(nodes)
+		p.rp.cbNodes, p.rp.cbFuncs = nodes[:0], funcs[:0]
+	}
+	h.mu.Unlock()
+	if err != nil {
+		e.Err = err
+		if counted {
+			h.refuse(p, err)
+		}
+	}
+}
+
+// receiveSpawnLocked refuses a SPAWN sent to the host: on_spawn_receive
+// wants the sender to be the spawner's authority, and the host is the
+// authority of every spawner it knows. A SPAWN for a spawner the host does
+// not know (a game whose clients own spawners) is dropped uncounted.
+func (h *Host) receiveSpawnLocked(p *hostPeer, from PeerID, pk *Packet) (error, bool) {
+	b := pk.Payload
+	if len(b)+1 < 18 {
+		return perr(len(b)+1, CmdSpawn, ErrTruncated, "SPAWN needs 18 bytes at least"), true
+	}
+	id := binary.LittleEndian.Uint32(b[1:])
+	rec, ok := p.remote.recv[id]
+	if !ok || rec.node == nil {
+		return fmt.Errorf("%w: SPAWN by unknown spawner #%d", ErrUnknownNode, id), false
+	}
+	if _, ours := h.repl.spawners[rec.node.path]; ours {
+		return fmt.Errorf("%w: SPAWN from peer %d, not the authority of %s", ErrNotAllowed, from, rec.node.path), true
+	}
+	return fmt.Errorf("%w: SPAWN by %s, not a spawner", ErrUnknownNode, rec.node.path), false
+}
