@@ -1,7 +1,6 @@
 package multiplayer
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/bits"
@@ -37,8 +36,16 @@ type replState struct {
 	epoch     time.Time
 	scratch   []byte
 	pkt       []byte
+	state     []byte
 	ids       []uint32
 	offs      []int
+	ends      []int
+	vals      []variant.Value
+	states    []SyncState
+	// packer packs the SYNC and DELTA states of one peer at a time.
+	packer   SyncPacker
+	packTo   *hostPeer
+	packMode TransferMode
 }
 
 // replPeer is what the model knows of one peer: the SceneMultiplayer
@@ -68,6 +75,7 @@ func (h *Host) replLocked() *replState {
 		return h.repl
 	}
 	rs := &replState{spawners: map[string]*spawner{}, byPath: map[string]*SceneNode{}, epoch: time.Now()}
+	rs.packer.Send = func(pkt []byte) { h.sendLocked(rs.packTo, pkt, 0, rs.packMode) }
 	h.repl = rs
 	for _, id := range h.order {
 		if p := h.peers[id]; p.admitted {
@@ -103,7 +111,7 @@ func (rs *replState) now() int64 { return time.Since(rs.epoch).Microseconds() + 
 // MultiplayerSpawner's spawn() on the authority. Peers that join later get
 // it too, with its state at that time.
 func (h *Host) Spawn(spawnerPath string, scene int, name string, o SpawnOptions) (*SceneNode, error) {
-	if err := validNodeName(name); err != nil {
+	if err := ValidNodeName(name); err != nil {
 		return nil, err
 	}
 	var st *variant.Dictionary
@@ -198,14 +206,6 @@ func (h *Host) Spawn(spawnerPath string, scene int, name string, o SpawnOptions)
 	return n, nil
 }
 
-// validNodeName refuses what the engine's validate_node_name changes.
-func validNodeName(name string) error {
-	if name == "" || strings.ContainsAny(name, ".:@/\"%") {
-		return fmt.Errorf("multiplayer: invalid node name %q", name)
-	}
-	return nil
-}
-
 // Node returns the scene node at path (spawned, or known by a
 // synchronizer), or nil.
 func (h *Host) Node(p string) *SceneNode {
@@ -292,21 +292,17 @@ func (h *Host) spawnToLocked(p *hostPeer, n *SceneNode) {
 		h.sendLocked(p, AppendSimplifyPath(nil, h.f, sp.node.checksum, sp.node.cacheID, sp.node.path), 0, Reliable)
 		p.remote.sent[sp.node] = false
 	}
-	ids := rs.ids[:0]
+	ids, st := rs.ids[:0], rs.state[:0]
 	for _, si := range n.syncs {
 		if si.authority == HostID {
 			ids = append(ids, si.netID)
-		}
-	}
-	rs.ids = ids
-	buf := appendSpawnPacket(rs.pkt[:0], byte(n.scene), sp.node.cacheID, n.netID, ids, n.name)
-	for _, si := range n.syncs {
-		if si.authority == HostID {
 			for _, i := range si.spawnIdx {
-				buf = append(buf, n.props[i].val...)
+				st = append(st, n.props[i].val...)
 			}
 		}
 	}
+	rs.ids, rs.state = ids, st
+	buf := AppendSpawn(rs.pkt[:0], &Spawn{Scene: uint8(n.scene), Spawner: sp.node.cacheID, NetID: n.netID, SyncIDs: ids, Name: n.name, State: st})
 	rs.pkt = buf
 	h.sendLocked(p, buf, 0, Reliable)
 	p.rp.vis[n] = len(p.rp.list)
@@ -325,7 +321,7 @@ func (h *Host) despawnToLocked(p *hostPeer, n *SceneNode) {
 	for _, si := range n.syncs {
 		delete(rp.watch, si)
 	}
-	h.sendLocked(p, appendDespawnPacket(nil, n.netID), 0, Reliable)
+	h.sendLocked(p, AppendDespawn(nil, n.netID), 0, Reliable)
 }
 
 // replJoinLocked gives a newly admitted peer every node it may see, after
@@ -415,17 +411,14 @@ func (h *Host) prepareSyncLocked(si *syncInst, now int64) {
 		return
 	}
 	si.lastSync = now
-	e := binary.LittleEndian.AppendUint32(si.entry[:0], si.netID)
-	e = append(e, 0, 0, 0, 0)
+	st := si.state[:0]
 	for _, i := range si.syncIdx {
-		e = append(e, si.n.props[i].val...)
+		st = append(st, si.n.props[i].val...)
 	}
-	size := len(e) - 8
-	binary.LittleEndian.PutUint32(e[4:], uint32(size))
-	si.entry = e
-	if size > replSyncMTU {
+	si.state = st
+	if len(st) > DefaultSyncMTU {
 		// The engine does not send a state larger than the MTU either.
-		h.log.Warn("multiplayer: synchronizer state larger than the sync MTU is not sent", "node", si.path, "size", size, "mtu", replSyncMTU)
+		h.log.Warn("multiplayer: synchronizer state larger than the sync MTU is not sent", "node", si.path, "size", len(st), "mtu", DefaultSyncMTU)
 		return
 	}
 	si.due = true
@@ -448,89 +441,71 @@ func (h *Host) sendSyncLocked(p *hostPeer) {
 		return
 	}
 	rp.syncTime++
-	buf := appendSyncHeader(rs.pkt[:0], rp.syncTime)
-	add := func(si *syncInst) {
-		if len(buf)+len(si.entry) > replSyncMTU {
-			h.sendLocked(p, buf, 0, Unreliable)
-			buf = buf[:replSyncHead]
-		}
-		buf = append(buf, si.entry...)
-	}
+	pk := &rs.packer
+	rs.packTo, rs.packMode = p, Unreliable
+	pk.Reset(false, rp.syncTime)
 	for _, n := range rp.list {
 		for _, si := range n.syncs {
 			if si.due {
-				add(si)
+				pk.Add(SyncState{ID: si.netID, State: si.state})
 			}
 		}
 	}
 	for _, si := range rs.pathSyncs {
 		if si.due && si.n.visibleLocked(p.id) && h.pathConfirmedLocked(p, si.pnode) {
-			add(si)
+			pk.Add(SyncState{ID: si.netID, State: si.state})
 		}
 	}
-	if len(buf) > replSyncHead {
-		h.sendLocked(p, buf, 0, Unreliable)
-	}
-	rs.pkt = buf
+	pk.Flush()
+	rs.packTo = nil
 }
 
 func (h *Host) sendDeltaLocked(p *hostPeer, now int64) {
 	rs := h.repl
-	buf := appendDeltaHeader(rs.pkt[:0])
+	pk := &rs.packer
+	rs.packTo, rs.packMode = p, Reliable
+	pk.Reset(true, 0)
 	for _, n := range p.rp.list {
 		for _, si := range n.syncs {
 			if si.authority == HostID && len(si.watchI) > 0 {
-				buf = h.appendDeltaLocked(buf, p, si, now)
+				h.addDeltaLocked(p, si, now)
 			}
 		}
 	}
 	for _, si := range rs.pathSyncs {
 		if len(si.watchI) > 0 && si.n.visibleLocked(p.id) && h.pathConfirmedLocked(p, si.pnode) {
-			buf = h.appendDeltaLocked(buf, p, si, now)
+			h.addDeltaLocked(p, si, now)
 		}
 	}
-	if len(buf) > replDeltaHead {
-		h.sendLocked(p, buf, 0, Reliable)
-	}
-	rs.pkt = buf
+	pk.Flush()
+	rs.packTo = nil
 }
 
-// appendDeltaLocked appends si's changes since p last got them.
-func (h *Host) appendDeltaLocked(buf []byte, p *hostPeer, si *syncInst, now int64) []byte {
+// addDeltaLocked adds si's changes since p last got them to the DELTA
+// being packed (_send_delta).
+func (h *Host) addDeltaLocked(p *hostPeer, si *syncInst, now int64) {
 	rs := h.repl
 	m := p.rp.watch[si]
 	if m.at != now && now < m.at+si.d.deltaUsec {
-		return buf
+		return
 	}
 	var mask uint64
-	size := 0
+	st := rs.state[:0]
 	for j, i := range si.watchI {
 		if s := &si.n.props[i]; s.changed > m.seq {
 			mask |= 1 << j
-			size += len(s.val)
+			st = append(st, s.val...)
 		}
 	}
+	rs.state = st
 	if mask == 0 {
-		return buf
+		return
 	}
-	if size > replDeltaMTU {
-		h.log.Warn("multiplayer: synchronizer delta larger than the delta MTU is not sent", "node", si.path, "size", size)
-		return buf
-	}
-	if len(buf)+16+size > replDeltaMTU {
-		h.sendLocked(p, buf, 0, Reliable)
-		buf = buf[:replDeltaHead]
-	}
-	buf = binary.LittleEndian.AppendUint32(buf, si.netID)
-	buf = binary.LittleEndian.AppendUint64(buf, mask)
-	buf = binary.LittleEndian.AppendUint32(buf, uint32(size))
-	for j, i := range si.watchI {
-		if mask&(1<<j) != 0 {
-			buf = append(buf, si.n.props[i].val...)
-		}
+	if err := rs.packer.Add(SyncState{ID: si.netID, Mask: mask, State: st}); err != nil {
+		h.log.Warn("multiplayer: synchronizer delta larger than the delta MTU is not sent", "node", si.path, "size", len(st))
+		return
 	}
 	p.rp.watch[si] = mark{seq: rs.seq, at: now}
-	return buf
 }
 
 // materializeLocked makes the scene node a synchronizer pattern stands
@@ -593,26 +568,14 @@ func ownerFromPath(pattern, p string) PeerID {
 // announced, or by a net id p's SPAWN gave it (the host accepts no
 // spawns, so none).
 func (h *Host) findSyncLocked(p *hostPeer, id uint32) *syncInst {
-	if id&pathFlag == 0 {
+	if id&SyncPathID == 0 {
 		return nil
 	}
-	rec, ok := p.remote.recv[id&^pathFlag]
+	rec, ok := p.remote.recv[id&^SyncPathID]
 	if !ok || rec.node == nil || rec.node.si == nil || rec.node.si.n.gone {
 		return nil
 	}
 	return rec.node.si
-}
-
-// inbound is update_inbound_sync_time: false for a state older than the
-// last one applied.
-func (si *syncInst) inbound(t uint16) bool {
-	if !si.inStarted {
-		si.inStarted = true
-	} else if t <= si.inTime && si.inTime-t < 32767 {
-		return false
-	}
-	si.inTime = t
-	return true
 }
 
 // errNotAuthority: a state from a peer that is not the synchronizer's
@@ -622,83 +585,61 @@ var errNotAuthority = errors.New("not the synchronizer's authority")
 // receiveSyncLocked applies a SYNC or DELTA that peer from sent to the
 // host: on_sync_receive and on_delta_receive. It returns the first reason
 // to refuse it; states before it are applied, as the engine applies them.
-func (h *Host) receiveSyncLocked(p *hostPeer, from PeerID, pk *Packet) error {
-	b := pk.Payload
-	if len(b)+1 < 11 {
-		return perr(len(b)+1, CmdSync, ErrTruncated, "SYNC needs 11 bytes at least")
+func (h *Host) receiveSyncLocked(p *hostPeer, from PeerID, b []byte) error {
+	rs := h.repl
+	sy, err := ParseSync(b, rs.states)
+	rs.states = sy.States[:0]
+	if err != nil {
+		return err
 	}
 	var refused error
-	if pk.Flags&replDeltaFlag == 0 {
-		t := binary.LittleEndian.Uint16(b)
-		ofs := 2
-		for ofs+8 < len(b) {
-			id := binary.LittleEndian.Uint32(b[ofs:])
-			size := binary.LittleEndian.Uint32(b[ofs+4:])
-			ofs += 8
-			if uint64(size) > uint64(len(b)-ofs) {
-				return perr(ofs+1, CmdSync, ErrTruncated, "state of "+strconv.FormatUint(uint64(size), 10)+" bytes")
-			}
-			st := b[ofs : ofs+int(size)]
-			ofs += int(size)
-			si := h.findSyncLocked(p, id)
-			if si == nil {
-				continue // not received yet, or gone
-			}
-			if si.authority != from {
-				refused = fmt.Errorf("%w: SYNC for %s from peer %d: %v", ErrNotAllowed, si.path, from, errNotAuthority)
-				continue
-			}
-			if !si.inbound(t) {
-				continue // older than the last state
-			}
-			if _, err := h.applyStateLocked(si.n, si.syncIdx, st); err != nil {
-				return perr(ofs-int(size)+1, CmdSync, err, "state of "+si.path)
-			}
-			h.queueReceiveLocked(p, si)
+	for _, st := range sy.States {
+		si := h.findSyncLocked(p, st.ID)
+		if si == nil {
+			continue // not received yet, or gone
 		}
-		return refused
-	}
-	ofs := 0
-	for ofs+16 < len(b) {
-		id := binary.LittleEndian.Uint32(b[ofs:])
-		mask := binary.LittleEndian.Uint64(b[ofs+4:])
-		size := binary.LittleEndian.Uint32(b[ofs+12:])
-		ofs += 16
-		if uint64(size) > uint64(len(b)-ofs) {
-			return perr(ofs+1, CmdSync, ErrTruncated, "delta of "+strconv.FormatUint(uint64(size), 10)+" bytes")
-		}
-		st := b[ofs : ofs+int(size)]
-		ofs += int(size)
-		si := h.findSyncLocked(p, id)
-		if si == nil || si.authority != from {
-			if si != nil {
-				refused = fmt.Errorf("%w: DELTA for %s from peer %d: %v", ErrNotAllowed, si.path, from, errNotAuthority)
-			}
+		if si.authority != from {
+			refused = fmt.Errorf("%w: %s for %s from peer %d: %v", ErrNotAllowed, syncName(sy.Delta), si.path, from, errNotAuthority)
 			continue
 		}
-		idx := h.repl.offs[:0]
-		for j, i := range si.watchI {
-			if mask&(1<<j) != 0 {
-				idx = append(idx, i)
+		idx := si.syncIdx
+		if sy.Delta {
+			if _, err := CheckDeltaMask(st.Mask, len(si.watchI)); err != nil {
+				return err
 			}
+			if bits.Len64(st.Mask) > len(si.watchI) {
+				refused = fmt.Errorf("%w: a DELTA mask beyond the %d on-change properties of %s", ErrInvalidPacket, len(si.watchI), si.path)
+			}
+			idx = rs.offs[:0]
+			for j, i := range si.watchI {
+				if st.Mask&(1<<j) != 0 {
+					idx = append(idx, i)
+				}
+			}
+			rs.offs = idx
+		} else if !NewerSyncTime(sy.Time, si.inTime, si.inStarted) {
+			continue // older than the last state applied
 		}
-		h.repl.offs = idx
-		if len(idx) == 0 {
-			return perr(ofs-int(size)+1, CmdSync, ErrInvalidPacket, "a DELTA mask naming no property of "+si.path)
-		}
-		if bits.Len64(mask) > len(si.watchI) {
-			refused = fmt.Errorf("%w: a DELTA mask beyond the %d properties of %s", ErrInvalidPacket, len(si.watchI), si.path)
-		}
-		n, err := h.applyStateLocked(si.n, idx, st)
+		n, err := h.applyStateLocked(si.n, idx, st.State)
 		if err != nil {
-			return perr(ofs-int(size)+1, CmdSync, err, "delta of "+si.path)
+			return fmt.Errorf("%s of %s: %w", syncName(sy.Delta), si.path, err)
 		}
-		if n != int(size) {
-			return perr(ofs-int(size)+1+n, CmdSync, ErrInvalidPacket, "bytes after the delta of "+si.path)
+		if sy.Delta && n != len(st.State) {
+			return perr(n, CmdSync, ErrInvalidPacket, "bytes after the delta of "+si.path)
+		}
+		if !sy.Delta {
+			si.inStarted, si.inTime = true, sy.Time
 		}
 		h.queueReceiveLocked(p, si)
 	}
 	return refused
+}
+
+func syncName(delta bool) string {
+	if delta {
+		return "DELTA"
+	}
+	return "SYNC"
 }
 
 func (h *Host) queueReceiveLocked(p *hostPeer, si *syncInst) {
@@ -713,25 +654,24 @@ func (h *Host) queueReceiveLocked(p *hostPeer, si *syncInst) {
 // It returns the bytes read.
 func (h *Host) applyStateLocked(n *SceneNode, idx []int, st []byte) (int, error) {
 	rs := h.repl
-	offs := make([]int, 0, 8)
+	ends := rs.ends[:0]
 	off := 0
 	for range idx {
-		if off >= len(st) {
-			return off, fmt.Errorf("%w: %d values for %d properties", ErrTruncated, len(offs), len(idx))
-		}
-		_, k, err := DecodeArg(h.vdec, st[off:])
+		var used int
+		var err error
+		rs.vals, used, err = DecodeState(h.vdec, st[off:], 1, rs.vals[:0])
+		clear(rs.vals)
 		if err != nil {
 			return off, err
 		}
-		offs = append(offs, off)
-		off += k
+		off += used
+		ends = append(ends, off)
 	}
+	rs.ends = ends
+	start := 0
 	for j, i := range idx {
-		end := off
-		if j+1 < len(offs) {
-			end = offs[j+1]
-		}
-		v := st[offs[j]:end]
+		v := st[start:ends[j]]
+		start = ends[j]
 		s := &n.props[i]
 		if string(s.val) == string(v) {
 			continue
@@ -762,16 +702,16 @@ func (h *Host) receiveRepl(p *hostPeer, from PeerID, e *Event) {
 	counted := true
 	switch pk.Command {
 	case CmdSync:
-		err = h.receiveSyncLocked(p, from, pk)
+		err = h.receiveSyncLocked(p, from, e.Data)
 	case CmdSpawn:
-		err, counted = h.receiveSpawnLocked(p, from, pk)
+		err, counted = h.receiveSpawnLocked(p, from, e.Data)
 	case CmdDespawn:
 		// The host accepts no spawns, so no peer can despawn anything on
 		// it (the engine: ERR_UNAUTHORIZED for a net id it did not get).
-		if len(pk.Payload) < 4 {
-			err = perr(1, CmdDespawn, ErrTruncated, "DESPAWN needs a net id")
+		if id, perr := ParseDespawn(e.Data); perr != nil {
+			err = perr
 		} else {
-			err, counted = fmt.Errorf("%w: DESPAWN of net id %d the peer did not spawn", ErrNotAllowed, binary.LittleEndian.Uint32(pk.Payload)), false
+			err, counted = fmt.Errorf("%w: DESPAWN of net id %d the peer did not spawn", ErrNotAllowed, id), false
 		}
 	}
 	nodes, funcs := p.rp.cbNodes, p.rp.cbFuncs
@@ -798,15 +738,14 @@ func (h *Host) receiveRepl(p *hostPeer, from PeerID, e *Event) {
 // wants the sender to be the spawner's authority, and the host is the
 // authority of every spawner it knows. A SPAWN for a spawner the host does
 // not know (a game whose clients own spawners) is dropped uncounted.
-func (h *Host) receiveSpawnLocked(p *hostPeer, from PeerID, pk *Packet) (error, bool) {
-	b := pk.Payload
-	if len(b)+1 < 18 {
-		return perr(len(b)+1, CmdSpawn, ErrTruncated, "SPAWN needs 18 bytes at least"), true
+func (h *Host) receiveSpawnLocked(p *hostPeer, from PeerID, b []byte) (error, bool) {
+	sp, err := ParseSpawn(b)
+	if err != nil {
+		return err, true
 	}
-	id := binary.LittleEndian.Uint32(b[1:])
-	rec, ok := p.remote.recv[id]
+	rec, ok := p.remote.recv[sp.Spawner]
 	if !ok || rec.node == nil {
-		return fmt.Errorf("%w: SPAWN by unknown spawner #%d", ErrUnknownNode, id), false
+		return fmt.Errorf("%w: SPAWN by unknown spawner #%d", ErrUnknownNode, sp.Spawner), false
 	}
 	if _, ours := h.repl.spawners[rec.node.path]; ours {
 		return fmt.Errorf("%w: SPAWN from peer %d, not the authority of %s", ErrNotAllowed, from, rec.node.path), true

@@ -54,10 +54,10 @@ type syncInst struct {
 	netID                     uint32
 	pnode                     *node // its path cache entry, when named by path
 	spawnIdx, syncIdx, watchI []int // property slots
-	// Outbound: update_outbound_sync_time and this tick's SYNC entry.
+	// Outbound: update_outbound_sync_time and this tick's SYNC state.
 	lastSync int64
 	due      bool
-	entry    []byte
+	state    []byte
 	// Inbound: update_inbound_sync_time.
 	inStarted bool
 	inTime    uint16
@@ -148,7 +148,7 @@ func (h *Host) attachSyncLocked(n *SceneNode, d *syncDecl, rel string, spawned b
 		h.registerLocked(nd)
 		h.nmu.Unlock()
 		si.pnode = nd
-		si.netID = nd.cacheID | pathFlag
+		si.netID = nd.cacheID | SyncPathID
 		n.nodes = append(n.nodes, nd)
 	}
 	n.syncs = append(n.syncs, si)
