@@ -891,6 +891,15 @@ func (h *Host) Call(to PeerID, path, methodName string, args ...any) error {
 		return err
 	}
 	for _, p := range targets {
+		if nd.sn != nil && !nd.sn.hasPeerLocked(p) {
+			// A node of the scene model reaches only the peers it is
+			// spawned on (the engine's is_rpc_visible).
+			if to > 0 {
+				h.mu.Unlock()
+				return fmt.Errorf("%w: %s is not visible to peer %d", ErrNotAllowed, nd.path, to)
+			}
+			continue
+		}
 		for _, pkt := range h.callPackets(p.remote, nd, c) {
 			h.sendLocked(p, pkt, m.Channel, m.Transfer)
 		}

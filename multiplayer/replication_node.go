@@ -472,3 +472,19 @@ func (n *SceneNode) Synchronizers() []string {
 	}
 	return slices.Clip(out)
 }
+
+// hasPeerLocked reports whether the node exists on peer p: spawned there,
+// or, for a node the host did not spawn, visible to it.
+func (n *SceneNode) hasPeerLocked(p *hostPeer) bool {
+	if n.gone {
+		return false
+	}
+	if n.spawner == nil {
+		return n.visibleLocked(p.id)
+	}
+	if p.rp == nil {
+		return false
+	}
+	_, ok := p.rp.vis[n]
+	return ok
+}
