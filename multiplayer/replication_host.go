@@ -3,7 +3,6 @@ package multiplayer
 import (
 	"errors"
 	"fmt"
-	"math/bits"
 	"path"
 	"strconv"
 	"strings"
@@ -607,9 +606,8 @@ func (h *Host) receiveSyncLocked(p *hostPeer, from PeerID, b []byte) error {
 			if _, err := CheckDeltaMask(st.Mask, len(si.watchI)); err != nil {
 				return err
 			}
-			if bits.Len64(st.Mask) > len(si.watchI) {
-				refused = fmt.Errorf("%w: a DELTA mask beyond the %d on-change properties of %s", ErrInvalidPacket, len(si.watchI), si.path)
-			}
+			// Bits beyond the on-change properties are ignored, as the
+			// engine ignores them.
 			idx = rs.offs[:0]
 			for j, i := range si.watchI {
 				if st.Mask&(1<<j) != 0 {
