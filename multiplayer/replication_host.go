@@ -39,6 +39,8 @@ type replState struct {
 	ids       []uint32
 	offs      []int
 	ends      []int
+	slots     int   // peer slots handed out
+	free      []int // and given back
 	vals      []variant.Value
 	states    []SyncState
 	// packer packs the SYNC and DELTA states of one peer at a time.
@@ -50,11 +52,13 @@ type replState struct {
 // replPeer is what the model knows of one peer: the SceneMultiplayer
 // PeerInfo of the host's side.
 type replPeer struct {
-	syncTime uint16             // last_sent_sync
-	list     []*SceneNode       // spawned for this peer
-	vis      map[*SceneNode]int // index in list
-	watch    map[*syncInst]mark // last DELTA sent: last_watch_usecs
-	cbNodes  []*SceneNode       // OnReceive calls to make
+	// slot numbers the peer among the current ones: the index of its
+	// entries in SceneNode.at and syncInst.marks (maps keyed by peer
+	// would cost a lookup per node and peer at every tick).
+	slot     int
+	syncTime uint16       // last_sent_sync
+	list     []*SceneNode // spawned for this peer
+	cbNodes  []*SceneNode // OnReceive calls to make
 	cbFuncs  []func(*SceneNode, PeerID)
 }
 
@@ -63,8 +67,46 @@ type mark struct {
 	at  int64
 }
 
-func newReplPeer() *replPeer {
-	return &replPeer{vis: map[*SceneNode]int{}, watch: map[*syncInst]mark{}}
+func newReplPeer() *replPeer { return &replPeer{slot: -1} }
+
+// attachPeerLocked gives p its view of the model and a free slot.
+func (h *Host) attachPeerLocked(p *hostPeer) {
+	rs := h.repl
+	p.rp = newReplPeer()
+	if n := len(rs.free); n > 0 {
+		p.rp.slot = rs.free[n-1]
+		rs.free = rs.free[:n-1]
+	} else {
+		p.rp.slot = rs.slots
+		rs.slots++
+	}
+}
+
+// detachPeerLocked frees p's slot, clearing what the nodes kept for it.
+func (h *Host) detachPeerLocked(p *hostPeer) {
+	rs := h.repl
+	if p.rp == nil || p.rp.slot < 0 {
+		return
+	}
+	slot := p.rp.slot
+	clearSlot := func(n *SceneNode) {
+		if slot < len(n.at) {
+			n.at[slot] = 0
+		}
+		for _, si := range n.syncs {
+			if slot < len(si.marks) {
+				si.marks[slot] = mark{}
+			}
+		}
+	}
+	for _, n := range rs.spawned {
+		clearSlot(n)
+	}
+	for _, si := range rs.pathSyncs {
+		clearSlot(si.n)
+	}
+	rs.free = append(rs.free, slot)
+	p.rp.slot = -1
 }
 
 // replLocked returns the scene model, starting it (and its ticker) at the
@@ -78,7 +120,7 @@ func (h *Host) replLocked() *replState {
 	h.repl = rs
 	for _, id := range h.order {
 		if p := h.peers[id]; p.admitted {
-			p.rp = newReplPeer()
+			h.attachPeerLocked(p)
 		}
 	}
 	if every := h.o.ReplicationTick; every >= 0 && !h.closed {
@@ -236,7 +278,7 @@ func (h *Host) despawnLocked(n *SceneNode) error {
 	}
 	for _, id := range h.order {
 		if p := h.peers[id]; p.rp != nil {
-			if _, ok := p.rp.vis[n]; ok {
+			if n.onPeer(p.rp) {
 				h.despawnToLocked(p, n)
 			}
 		}
@@ -274,7 +316,7 @@ func (h *Host) updateVisibilityLocked(n *SceneNode) {
 }
 
 func (h *Host) updatePeerVisibilityLocked(p *hostPeer, n *SceneNode) {
-	_, has := p.rp.vis[n]
+	has := n.onPeer(p.rp)
 	switch vis := n.visibleLocked(p.id); {
 	case vis && !has:
 		h.spawnToLocked(p, n)
@@ -304,21 +346,23 @@ func (h *Host) spawnToLocked(p *hostPeer, n *SceneNode) {
 	buf := AppendSpawn(rs.pkt[:0], &Spawn{Scene: uint8(n.scene), Spawner: sp.node.cacheID, NetID: n.netID, SyncIDs: ids, Name: n.name, State: st})
 	rs.pkt = buf
 	h.sendLocked(p, buf, 0, Reliable)
-	p.rp.vis[n] = len(p.rp.list)
+	n.setAt(p.rp.slot, len(p.rp.list))
 	p.rp.list = append(p.rp.list, n)
 }
 
 func (h *Host) despawnToLocked(p *hostPeer, n *SceneNode) {
 	rp := p.rp
-	i := rp.vis[n]
+	i := int(n.at[rp.slot]) - 1
 	last := len(rp.list) - 1
 	rp.list[i] = rp.list[last]
-	rp.vis[rp.list[i]] = i
+	rp.list[i].setAt(rp.slot, i)
 	rp.list[last] = nil
 	rp.list = rp.list[:last]
-	delete(rp.vis, n)
+	n.at[rp.slot] = 0
 	for _, si := range n.syncs {
-		delete(rp.watch, si)
+		if rp.slot < len(si.marks) {
+			si.marks[rp.slot] = mark{}
+		}
 	}
 	h.sendLocked(p, AppendDespawn(nil, n.netID), 0, Reliable)
 }
@@ -327,11 +371,11 @@ func (h *Host) despawnToLocked(p *hostPeer, n *SceneNode) {
 // the ADD_PEER notices and before anything spawned later: the engine's
 // on_peer_change on the authority.
 func (h *Host) replJoinLocked(p *hostPeer) {
-	p.rp = newReplPeer()
 	rs := h.repl
 	if rs == nil {
 		return
 	}
+	h.attachPeerLocked(p)
 	for _, n := range rs.spawned {
 		if n.visibleLocked(p.id) {
 			h.spawnToLocked(p, n)
@@ -346,6 +390,7 @@ func (h *Host) replLeaveLocked(p *hostPeer) {
 	if rs == nil {
 		return
 	}
+	h.detachPeerLocked(p)
 	for path, n := range rs.byPath {
 		if n.spawner == nil && n.owner == p.id && n.fromPattern {
 			delete(rs.byPath, path)
@@ -484,7 +529,11 @@ func (h *Host) sendDeltaLocked(p *hostPeer, now int64) {
 // being packed (_send_delta).
 func (h *Host) addDeltaLocked(p *hostPeer, si *syncInst, now int64) {
 	rs := h.repl
-	m := p.rp.watch[si]
+	slot := p.rp.slot
+	var m mark
+	if slot < len(si.marks) {
+		m = si.marks[slot]
+	}
 	if m.at != now && now < m.at+si.d.deltaUsec {
 		return
 	}
@@ -504,7 +553,10 @@ func (h *Host) addDeltaLocked(p *hostPeer, si *syncInst, now int64) {
 		h.log.Warn("multiplayer: synchronizer delta larger than the delta MTU is not sent", "node", si.path, "size", len(st))
 		return
 	}
-	p.rp.watch[si] = mark{seq: rs.seq, at: now}
+	if slot >= len(si.marks) {
+		si.marks = append(si.marks, make([]mark, slot+1-len(si.marks))...)
+	}
+	si.marks[slot] = mark{seq: rs.seq, at: now}
 }
 
 // materializeLocked makes the scene node a synchronizer pattern stands

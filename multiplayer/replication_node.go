@@ -33,6 +33,9 @@ type SceneNode struct {
 	// fromPattern: made when a peer announced a synchronizer that an
 	// AddSynchronizer pattern matches.
 	fromPattern bool
+	// at holds, by peer slot, 1 + the node's index in that peer's list
+	// of spawned nodes; 0: not spawned there.
+	at []int32
 }
 
 // propSlot holds one property's current value, encoded as the engine's
@@ -58,6 +61,9 @@ type syncInst struct {
 	lastSync int64
 	due      bool
 	state    []byte
+	// marks holds, by peer slot, the last DELTA sent to that peer
+	// (last_watch_usecs).
+	marks []mark
 	// Inbound: update_inbound_sync_time.
 	inStarted bool
 	inTime    uint16
@@ -485,6 +491,18 @@ func (n *SceneNode) hasPeerLocked(p *hostPeer) bool {
 	if p.rp == nil {
 		return false
 	}
-	_, ok := p.rp.vis[n]
-	return ok
+	return n.onPeer(p.rp)
+}
+
+// onPeer reports whether n is spawned on the peer rp.
+func (n *SceneNode) onPeer(rp *replPeer) bool {
+	return rp.slot >= 0 && rp.slot < len(n.at) && n.at[rp.slot] != 0
+}
+
+// setAt records that n is at index i of the list of the peer in slot.
+func (n *SceneNode) setAt(slot, i int) {
+	if slot >= len(n.at) {
+		n.at = append(n.at, make([]int32, slot+1-len(n.at))...)
+	}
+	n.at[slot] = int32(i + 1)
 }
