@@ -85,11 +85,13 @@ type Synchronizer struct {
 	// node, as a game does with set_multiplayer_authority(id) in the
 	// node's _enter_tree: SpawnOptions.Owner for a spawned node; for
 	// AddSynchronizer, the peer id in the path element the first "*"
-	// matched (players named after their peers).
+	// matched (players named after their peers). A spawned node without
+	// an owner leaves it to the host.
 	Owned bool
-	// Public is public_visibility inverted: when Hidden, the host sends
-	// the synchronizer's node only to the peers SceneNode.SetVisible
-	// names. Spawned nodes take their visibility from SpawnOptions.
+	// Hidden is public_visibility off: the host sends the state of a
+	// synchronizer declared with AddSynchronizer only to the peers
+	// SceneNode.SetVisible names. Spawned nodes take their visibility from
+	// SpawnOptions instead.
 	Hidden bool
 	// OnReceive, when set, is called after the host applied a state a
 	// peer sent for this synchronizer (the engine's synchronized and
