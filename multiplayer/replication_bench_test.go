@@ -16,7 +16,7 @@ import (
 
 // benchModel is a host with a scene model and peers that are only queues:
 // the cost of the model and its packets, without a transport.
-func benchModel(b *testing.B, nodes, peers int, filter bool) (*Host, []*SceneNode) {
+func benchModel(b testing.TB, nodes, peers int, filter bool) (*Host, []*SceneNode) {
 	b.Helper()
 	h, err := NewHost(HostOptions{Logger: quiet, ReplicationTick: -1, MaxPeers: peers})
 	if err != nil {

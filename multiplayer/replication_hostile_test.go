@@ -156,3 +156,28 @@ func TestHostileSyncIsCheap(t *testing.T) {
 		t.Errorf("short SYNC: %v", err)
 	}
 }
+
+// The replication tick allocates nothing per node: once its buffers have
+// grown, what it allocates is the queue's copy of each packet it sends,
+// moving nodes or not.
+func TestReplicationTickAllocs(t *testing.T) {
+	h, nodes := benchModel(t, 500, 4, false)
+	now := int64(1)
+	var pos variant.Value = variant.Vector2{X: 1, Y: 2}
+	packets := 0
+	tick := func() {
+		for _, n := range nodes {
+			n.Set("position", pos)
+		}
+		h.mu.Lock()
+		now += 16667
+		h.replicateLocked(now)
+		h.mu.Unlock()
+		_, packets = drain(h)
+	}
+	tick()
+	allocs := testing.AllocsPerRun(10, tick)
+	if packets == 0 || allocs > float64(packets)+2 {
+		t.Errorf("%v allocations for a tick of %d packets (%d nodes, 4 peers)", allocs, packets, len(nodes))
+	}
+}

@@ -228,3 +228,42 @@ func TestPathSynchronizers(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// Confirming the spawner's path, or the path of a node despawned since the
+// host announced it, is what a real client does: never counted against it
+// (the engine ignores a confirmation for a node it no longer has).
+func TestConfirmSpawnedPaths(t *testing.T) {
+	elog := &eventLog{}
+	h, url := startHost(t, HostOptions{Logger: quiet, ReplicationTick: -1, MaxErrors: 1, Observe: elog.observe})
+	sp := arenaSpawner(nil)
+	sp.Scenes[0].Nodes = []Node{{Path: ".", Methods: []Method{{Name: "hit", Mode: AnyPeer}}}}
+	if err := h.AddSpawner(sp); err != nil {
+		t.Fatal(err)
+	}
+	la, a := rawClient(t, url, variant.Godot4)
+	ra := newFrameReader(la)
+	waitPeers(t, h, 1)
+	n, err := h.Spawn("Main/Spawner", 0, "x", SpawnOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spPath, _ := Parse(variant.Godot4, ra.next(t, isCmd(1)))
+	ra.next(t, isCmd(4))
+	if err := h.Call(a, n.Path(), "hit"); err != nil {
+		t.Fatal(err)
+	}
+	nodePath, _ := Parse(variant.Godot4, ra.next(t, isCmd(1)))
+	n.Despawn()
+	ra.next(t, isCmd(5))
+	for _, id := range []uint32{spPath.NodeID, nodePath.NodeID, nodePath.NodeID} {
+		la.WriteFrame(Frame{Data: AppendConfirmPath(nil, variant.Godot4, true, id, "")})
+	}
+	if closedWithin(la, 300*time.Millisecond) {
+		t.Fatal("the host dropped a client for its confirmations")
+	}
+	elog.mu.Lock()
+	defer elog.mu.Unlock()
+	if len(elog.errs) > 0 {
+		t.Errorf("refused: %v", elog.errs)
+	}
+}
