@@ -359,7 +359,7 @@ func (c *Client) process(from PeerID, e *Event) {
 		if c.o.OnBytes != nil {
 			c.o.OnBytes(from, pk.Payload)
 		}
-	case CmdRemoteCall:
+	case CmdRemoteCall, CmdRemoteSet:
 		c.mu.Lock()
 		nd, m, rerr := c.resolve(r, e)
 		c.mu.Unlock()
@@ -369,6 +369,13 @@ func (c *Client) process(from PeerID, e *Event) {
 		err = rerr
 		if err == nil {
 			err = c.dispatch(c.ctx, c.id, nd, m, e)
+		}
+	case CmdSpawn, CmdDespawn, CmdSync:
+		// Replication: the client keeps no scene; Observe sees it decoded.
+		if c.o.Observe != nil {
+			c.mu.Lock()
+			c.decodeReplication(r, e)
+			c.mu.Unlock()
 		}
 	default:
 		err = fmt.Errorf("%w: the client does not handle %s", ErrNotAllowed, pk.Command)

@@ -19,6 +19,11 @@
 //     (REMOTE_CALL, SIMPLIFY_PATH, CONFIRM_PATH, RAW, SYS, …) as pure
 //     functions; AppendArgs, DecodeArg and DecodeArgs handle the argument
 //     encodings (Godot 4's compressed one, Godot 3's plain Variants).
+//     Godot 4's replication packets (MultiplayerSpawner's SPAWN and
+//     DESPAWN, MultiplayerSynchronizer's SYNC and DELTA) have their own:
+//     ParseSpawn, ParseSync, AppendSpawn, AppendSync, AppendDelta,
+//     SyncPacker (the engine's MTU packing), AppendState and DecodeState;
+//     Godot 3's rset is AppendSet.
 //   - transports: a Link carries Frames between a host and one client.
 //     ListenWebSocket and DialWebSocket provide WebSocketMultiplayerPeer's
 //     framing for both families, ListenENet and DialENet the engine's ENet
@@ -44,6 +49,11 @@
 // Calls are checked as the engine checks them: an "authority" RPC sent by a
 // client is refused, as is any call from a peer that has not completed
 // authentication.
+//
+// Godot 3's rset (remote, master and puppet variables) works the same way:
+// Node.Properties declares the properties peers may set, with their modes
+// and Go handlers, and Host.Set and Client.Set set a property on other
+// peers (rset_id; SetUnreliable for rset_unreliable_id).
 //
 // # Replication
 //

@@ -162,6 +162,8 @@ type Event struct {
 	Method string
 	// Args are the decoded arguments of a REMOTE_CALL.
 	Args []variant.Value
+	// Replication is a SPAWN, DESPAWN, SYNC or DELTA decoded (Godot 4).
+	Replication *Replication
 	// Err is why the packet was refused, if it was.
 	Err error
 }
@@ -721,6 +723,14 @@ func (h *Host) refuseEvent(p *hostPeer, e *Event, err error) {
 // call, as far as the host knows them.
 func (h *Host) describe(from PeerID, e *Event) {
 	pk := &e.Packet
+	if pk.Command == CmdSpawn || pk.Command == CmdDespawn || pk.Command == CmdSync {
+		h.mu.Lock()
+		if p := h.peers[from]; p != nil {
+			h.decodeReplication(p.remote, e)
+		}
+		h.mu.Unlock()
+		return
+	}
 	if pk.Command != CmdRemoteCall && pk.Command != CmdRemoteSet {
 		return
 	}
@@ -757,6 +767,8 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 			h.simplify(r, pk, h.o.MaxPathCache)
 		case CmdRemoteCall, CmdRemoteSet:
 			h.resolve(r, e)
+		case CmdSpawn, CmdDespawn, CmdSync:
+			h.decodeReplication(r, e)
 		}
 	}
 	h.mu.Unlock()
@@ -811,7 +823,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if h.o.OnBytes != nil {
 			h.o.OnBytes(from, pk.Payload)
 		}
-	case CmdRemoteCall:
+	case CmdRemoteCall, CmdRemoteSet:
 		h.mu.Lock()
 		nd, m, err := h.resolve(p.remote, e)
 		h.mu.Unlock()
@@ -823,9 +835,6 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		}
 	case CmdSpawn, CmdDespawn, CmdSync:
 		h.receiveRepl(p, from, e)
-	case CmdRemoteSet:
-		// Godot 3's rset: the host keeps no variables to set. It is shown
-		// to Observe and dropped, without counting against the peer.
 	default:
 		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
 	}

@@ -182,8 +182,8 @@ func textString(s string) string {
 // applies its keys, in file order: properties/N/path adds a property
 // (spawn on, mode always), then replication_mode, spawn, and the older
 // sync and watch booleans change it.
-func replicationConfig(sub *tscnSection) ([]Property, error) {
-	var props []Property
+func replicationConfig(sub *tscnSection) ([]SyncProperty, error) {
+	var props []SyncProperty
 	for _, kv := range sub.props {
 		rest, ok := strings.CutPrefix(kv.key, "properties/")
 		if !ok {
@@ -195,7 +195,7 @@ func replicationConfig(sub *tscnSection) ([]Property, error) {
 			continue
 		}
 		if what == "path" && idx == len(props) {
-			props = append(props, Property{Path: textString(kv.val), Spawn: true, Mode: ReplicateAlways})
+			props = append(props, SyncProperty{Path: textString(kv.val), Spawn: true, Mode: ReplicateAlways})
 			continue
 		}
 		if idx < 0 || idx >= len(props) {

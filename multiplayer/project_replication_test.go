@@ -109,7 +109,7 @@ replication_config = SubResource("c")
 		t.Fatalf("synchronizers %+v", p.Synchronizers)
 	}
 	ws := p.Synchronizers[0]
-	wantProps := []Property{
+	wantProps := []SyncProperty{
 		{Path: ".:time", Spawn: true, Mode: ReplicateAlways},
 		{Path: "Sun:rotation", Mode: ReplicateOnChange},
 		{Path: ".:seed", Spawn: true, Mode: ReplicateNever},
@@ -126,7 +126,7 @@ replication_config = SubResource("c")
 		t.Errorf("mob %+v", mob)
 	}
 	if len(boss.Synchronizers) != 1 || boss.Synchronizers[0].Name != "Body/Sync" || boss.Synchronizers[0].Root != "../.." ||
-		!reflect.DeepEqual(boss.Synchronizers[0].Properties, []Property{{Path: ".:hp", Spawn: true, Mode: ReplicateOnChange}}) {
+		!reflect.DeepEqual(boss.Synchronizers[0].Properties, []SyncProperty{{Path: ".:hp", Spawn: true, Mode: ReplicateOnChange}}) {
 		t.Errorf("boss %+v", boss)
 	}
 	h, err := NewHost(HostOptions{Logger: quiet, ReplicationTick: -1}, p.Nodes...)

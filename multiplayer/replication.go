@@ -44,8 +44,8 @@ func (m ReplicationMode) String() string {
 	return fmt.Sprintf("ReplicationMode(%d)", uint8(m))
 }
 
-// Property is one property of a SceneReplicationConfig.
-type Property struct {
+// SyncProperty is one property of a SceneReplicationConfig.
+type SyncProperty struct {
 	// Path is the property path relative to the synchronizer's root, as the
 	// editor writes it: ".:position", "Sprite:modulate".
 	Path string
@@ -58,7 +58,7 @@ type Property struct {
 // Key is the name the property has in a SceneNode's state: the path
 // without a leading ".:" ("position"; "Sprite:modulate" stays as it is).
 // A struct given to SetState or State names it by its gdvar tag.
-func (p Property) Key() string { return strings.TrimPrefix(p.Path, ".:") }
+func (p SyncProperty) Key() string { return strings.TrimPrefix(p.Path, ".:") }
 
 // Synchronizer declares a MultiplayerSynchronizer.
 type Synchronizer struct {
@@ -72,7 +72,7 @@ type Synchronizer struct {
 	Root string
 	// Properties are the replication config's properties in the order
 	// the game declares them: that order is the order on the wire.
-	Properties []Property
+	Properties []SyncProperty
 	// ReplicationInterval and DeltaInterval are replication_interval and
 	// delta_interval; 0 means every replication tick.
 	ReplicationInterval time.Duration
@@ -134,7 +134,7 @@ type SpawnOptions struct {
 	// synchronizers and OwnerAuthority nodes.
 	Owner PeerID
 	// State holds the node's first property values: a struct (fields named
-	// as gdvar names them, matched to Property.Key), a map[string]any or a
+	// as gdvar names them, matched to SyncProperty.Key), a map[string]any or a
 	// *variant.Dictionary. Properties it leaves out start as Nil.
 	State any
 	// Hidden: the node is not public; only the peers in VisibleTo (and
@@ -153,8 +153,6 @@ type SpawnOptions struct {
 var (
 	// ErrUnknownSpawner: no spawner at that path.
 	ErrUnknownSpawner = errors.New("multiplayer: unknown spawner")
-	// ErrUnknownProperty: the node has no such replicated property.
-	ErrUnknownProperty = errors.New("multiplayer: unknown property")
 	// ErrDespawned: the node was despawned.
 	ErrDespawned = errors.New("multiplayer: node despawned")
 )

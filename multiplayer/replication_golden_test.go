@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -235,3 +236,108 @@ func checkReplicationCapture(t *testing.T, gs []golden) {
 }
 
 func first(v variant.Value, _ bool) variant.Value { return v }
+
+// The host decodes the replication packets a peer sends for Observe:
+// the engine's captured packets, sent by a Go client, come out with the
+// spawner's and synchronizers' paths and the values.
+func TestObserveReplication(t *testing.T) {
+	var gs []golden
+	for _, g := range loadCaptures(t) {
+		if g.file == replicationCapture {
+			gs = append(gs, g)
+		}
+	}
+	events := make(chan *Event, len(gs)+8)
+	_, url := startHost(t, HostOptions{Observe: func(e *Event) {
+		if e.Replication != nil {
+			events <- e
+		}
+	}}, Node{Path: "Main/World/Sync"})
+	c := join(t, url, ClientOptions{})
+	want := 0
+	for _, g := range gs {
+		if err := c.write(HostID, g.data, 0, Reliable); err != nil {
+			t.Fatal(err)
+		}
+		if g.data[0]&7 >= 4 && g.data[0]&7 <= 6 {
+			want++
+		}
+	}
+	var spawns, syncs, deltas, despawns int
+	for i := 0; i < want; i++ {
+		var e *Event
+		select {
+		case e = <-events:
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%d of %d replication events", i, want)
+		}
+		r := e.Replication
+		switch {
+		case r.Spawn != nil:
+			spawns++
+			if e.Node != "Main/Spawner" || len(r.Values) != 1 {
+				t.Errorf("SPAWN on %q: %+v", e.Node, r)
+			}
+			if r.Spawn.Name == "P1" && !reflect.DeepEqual(r.Values[0], []variant.Value{variant.Vector2{X: 10, Y: 20}, variant.Int(100), variant.Vector2{}}) {
+				t.Errorf("P1's spawn state %v", r.Values[0])
+			}
+			if r.Spawn.Name == "Bullet" && r.Arg == nil {
+				t.Errorf("custom spawn without its argument")
+			}
+		case r.Despawn:
+			despawns++
+		case r.Sync != nil && r.Sync.Delta:
+			deltas++
+		case r.Sync != nil:
+			syncs++
+			for j, st := range r.Sync.States {
+				if (st.ID&SyncPathID != 0) != (r.Paths[j] == "Main/World/Sync") || len(r.Values[j]) != 1 {
+					t.Errorf("state %#x: path %q, values %v", st.ID, r.Paths[j], r.Values[j])
+				}
+			}
+		}
+	}
+	if spawns != 2 || despawns != 2 || deltas != 3 || syncs < 20 {
+		t.Errorf("%d SPAWN, %d DESPAWN, %d DELTA, %d SYNC", spawns, despawns, deltas, syncs)
+	}
+}
+
+// A Go client's Observe sees the replication packets a host sends it
+// decoded, with the spawner's path from the host's SIMPLIFY_PATH.
+func TestClientObserveReplication(t *testing.T) {
+	h, url := startHost(t, HostOptions{})
+	events := make(chan *Event, 4)
+	c := join(t, url, ClientOptions{Observe: func(e *Event) {
+		if e.Replication != nil {
+			events <- e
+		}
+	}})
+	waitPeers := time.Now().Add(5 * time.Second)
+	for len(h.Peers()) < 1 && time.Now().Before(waitPeers) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	st, _ := AppendState(nil, nil, variant.Int(7))
+	h.mu.Lock()
+	p := h.peers[c.ID()]
+	h.sendLocked(p, AppendSimplifyPath(nil, variant.Godot4, MethodsChecksum(nil), 5, "Main/Spawner"), 0, Reliable)
+	h.sendLocked(p, AppendSpawn(nil, &Spawn{Spawner: 5, NetID: 1, SyncIDs: []uint32{2}, Name: "P", State: st}), 0, Reliable)
+	h.sendLocked(p, AppendSync(nil, 1, SyncState{ID: 2, State: st}), 0, Unreliable)
+	h.mu.Unlock()
+	for i := 0; i < 2; i++ {
+		select {
+		case e := <-events:
+			r := e.Replication
+			if r.Spawn != nil && (e.Node != "Main/Spawner" || r.Spawn.Name != "P" || !reflect.DeepEqual(r.Values, [][]variant.Value{{variant.Int(7)}})) {
+				t.Errorf("SPAWN %q %+v", e.Node, r)
+			}
+			if r.Sync != nil && (len(r.Sync.States) != 1 || !reflect.DeepEqual(r.Values, [][]variant.Value{{variant.Int(7)}})) {
+				t.Errorf("SYNC %+v", r)
+			}
+			if e.Err != nil {
+				t.Errorf("refused: %v", e.Err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("no replication event")
+		}
+	}
+}

@@ -22,7 +22,7 @@ func TestGodot4HostSynchronizer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	world, err := h.AddSynchronizer(Synchronizer{Name: "Main/World/Sync", Properties: []Property{
+	world, err := h.AddSynchronizer(Synchronizer{Name: "Main/World/Sync", Properties: []SyncProperty{
 		{Path: ".:position", Mode: ReplicateAlways},
 		{Path: ".:rotation", Mode: ReplicateOnChange},
 	}})

@@ -86,7 +86,7 @@ func (n *SceneNode) slot(p string) int {
 			return i
 		}
 	}
-	key := Property{Path: p}.Key()
+	key := SyncProperty{Path: p}.Key()
 	n.props = append(n.props, propSlot{path: p, key: key, val: nilArg})
 	return len(n.props) - 1
 }
@@ -225,7 +225,7 @@ func (h *Host) setSlotLocked(n *SceneNode, i int, v any) error {
 
 // SetState sets several properties at once from a struct (fields named as
 // gdvar names them: by their gdvar tag, json tag or Go name, matched to
-// Property.Key), a map[string]any or a *variant.Dictionary. Entries that
+// SyncProperty.Key), a map[string]any or a *variant.Dictionary. Entries that
 // name no property of the node are an error.
 func (n *SceneNode) SetState(state any) error {
 	d, err := n.h.stateDict(state)
@@ -314,7 +314,7 @@ func (n *SceneNode) Value(prop string) (variant.Value, error) {
 }
 
 // State reads every replicated property into dst: a pointer to a struct
-// (fields matched to Property.Key as gdvar matches Dictionary keys), to a
+// (fields matched to SyncProperty.Key as gdvar matches Dictionary keys), to a
 // map, or to any.
 func (n *SceneNode) State(dst any) error {
 	h := n.h

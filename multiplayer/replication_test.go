@@ -17,11 +17,11 @@ func arenaSpawner(onInput func(*SceneNode, PeerID)) Spawner {
 	return Spawner{Path: "Main/Spawner", SpawnPath: "../Players", Scenes: []Scene{{
 		Path: "res://player.tscn",
 		Synchronizers: []Synchronizer{
-			{Name: "ServerSync", Properties: []Property{
+			{Name: "ServerSync", Properties: []SyncProperty{
 				{Path: ".:position", Spawn: true, Mode: ReplicateAlways},
 				{Path: ".:hp", Spawn: true, Mode: ReplicateOnChange},
 			}},
-			{Name: "InputSync", Owned: true, OnReceive: onInput, Properties: []Property{
+			{Name: "InputSync", Owned: true, OnReceive: onInput, Properties: []SyncProperty{
 				{Path: ".:direction", Mode: ReplicateAlways},
 			}},
 		},

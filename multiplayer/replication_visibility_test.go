@@ -157,7 +157,7 @@ func TestRPCOnSpawnedAndPatternNodes(t *testing.T) {
 // path once the peer confirmed it; one a peer owns, found by pattern.
 func TestPathSynchronizers(t *testing.T) {
 	h, url := startHost(t, HostOptions{Logger: quiet, ReplicationTick: -1})
-	world, err := h.AddSynchronizer(Synchronizer{Name: "Main/World/Sync", Properties: []Property{
+	world, err := h.AddSynchronizer(Synchronizer{Name: "Main/World/Sync", Properties: []SyncProperty{
 		{Path: ".:time", Mode: ReplicateAlways}, {Path: ".:weather", Mode: ReplicateOnChange}}})
 	if err != nil {
 		t.Fatal(err)
@@ -166,7 +166,7 @@ func TestPathSynchronizers(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := make(chan string, 4)
-	if _, err := h.AddSynchronizer(Synchronizer{Name: "Main/Others/*/Input", Owned: true, Properties: []Property{{Path: ".:aim", Mode: ReplicateAlways}},
+	if _, err := h.AddSynchronizer(Synchronizer{Name: "Main/Others/*/Input", Owned: true, Properties: []SyncProperty{{Path: ".:aim", Mode: ReplicateAlways}},
 		OnReceive: func(n *SceneNode, from PeerID) {
 			var aim variant.Vector2
 			n.Get("aim", &aim)

@@ -84,6 +84,9 @@ type Node struct {
 	Methods []Method
 	// Authority is the node's multiplayer authority; 0 means the host.
 	Authority PeerID
+	// Properties are the node's properties peers may set with rset
+	// (Godot 3).
+	Properties []Property
 }
 
 // node is a declared node, ready for dispatch.
@@ -93,6 +96,7 @@ type node struct {
 	cacheID   uint32   // the host's path cache id for the node
 	names     []string // method names sorted: the index is the method id
 	methods   []*method
+	props     []*method // rset properties (Godot 3), sorted by name
 	checksum  string
 	sn        *SceneNode // the scene node it belongs to, if any
 	si        *syncInst  // the synchronizer it is, if any
@@ -194,6 +198,10 @@ func newNode(n Node, cacheID uint32) (*node, error) {
 		return nil, fmt.Errorf("multiplayer: node %q: too many methods", p)
 	}
 	nd.checksum = MethodsChecksum(nd.names)
+	var err error
+	if nd.props, err = newProperties(p, n.Properties); err != nil {
+		return nil, err
+	}
 	return nd, nil
 }
 

@@ -259,7 +259,8 @@ func (s *session) confirm(r *remote, pk *Packet) error {
 	return nil
 }
 
-// resolve finds the node and method a REMOTE_CALL names, filling in e.
+// resolve finds the node and method a REMOTE_CALL names (or the property
+// a REMOTE_SET sets), filling in e.
 func (s *session) resolve(r *remote, e *Event) (nd *node, m *method, err error) {
 	pk := &e.Packet
 	from := e.From
@@ -286,6 +287,13 @@ func (s *session) resolve(r *remote, e *Event) (nd *node, m *method, err error) 
 			return nil, nil, &CallError{From: from, Node: rec.path, Err: ErrUnknownNode}
 		}
 		nd = rec.node
+	}
+	if pk.Command == CmdRemoteSet {
+		if m = nd.propBytes(pk.Name); m == nil {
+			return nd, nil, &CallError{From: from, Node: nd.path, Method: string(pk.Name), Err: ErrUnknownProperty}
+		}
+		e.Method = m.Name
+		return nd, m, nil
 	}
 	if s.d.byName {
 		if m = nd.methodBytes(pk.Name); m == nil {

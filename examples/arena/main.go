@@ -40,11 +40,11 @@ const (
 var playerScene = multiplayer.Scene{
 	Path: "res://player.tscn",
 	Synchronizers: []multiplayer.Synchronizer{
-		{Name: "ServerSync", Properties: []multiplayer.Property{
+		{Name: "ServerSync", Properties: []multiplayer.SyncProperty{
 			{Path: ".:position", Spawn: true, Mode: multiplayer.ReplicateAlways},
 			{Path: ".:hp", Spawn: true, Mode: multiplayer.ReplicateOnChange},
 		}},
-		{Name: "InputSync", Owned: true, Properties: []multiplayer.Property{
+		{Name: "InputSync", Owned: true, Properties: []multiplayer.SyncProperty{
 			{Path: ".:direction", Mode: multiplayer.ReplicateAlways},
 		}},
 	},
