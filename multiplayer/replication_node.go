@@ -284,7 +284,8 @@ func (h *Host) stateDict(state any) (*variant.Dictionary, error) {
 }
 
 // Get reads a replicated property, by path or key, into dst (a pointer),
-// converted as gdvar.Unmarshal converts values.
+// converted as gdvar.Unmarshal converts values. A property not set yet
+// (Nil: say, an input its owner has not sent) leaves dst as it is.
 func (n *SceneNode) Get(prop string, dst any) error {
 	h := n.h
 	h.mu.Lock()

@@ -70,10 +70,13 @@ type arena struct {
 	mu      sync.Mutex
 	players map[multiplayer.PeerID]*player
 	joined  int
+	// left holds peers that left before their OnConnect ran (the host
+	// calls OnConnect on a goroutine of its own).
+	left map[multiplayer.PeerID]bool
 }
 
 func newArena(logf func(string, ...any)) (*arena, error) {
-	a := &arena{logf: logf, players: map[multiplayer.PeerID]*player{}}
+	a := &arena{logf: logf, players: map[multiplayer.PeerID]*player{}, left: map[multiplayer.PeerID]bool{}}
 	h, err := multiplayer.NewHost(multiplayer.HostOptions{OnConnect: a.join, OnDisconnect: a.leave})
 	if err != nil {
 		return nil, err
@@ -93,6 +96,10 @@ func start(n int) variant.Vector2 {
 func (a *arena) join(id multiplayer.PeerID) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
+	if a.left[id] {
+		delete(a.left, id)
+		return
+	}
 	pos := start(a.joined)
 	a.joined++
 	n, err := a.host.Spawn(spawnerAt, 0, id.String(), multiplayer.SpawnOptions{Owner: id, State: state{Position: pos, HP: hpStart}})
@@ -107,11 +114,14 @@ func (a *arena) join(id multiplayer.PeerID) {
 func (a *arena) leave(id multiplayer.PeerID, err error) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	if p, ok := a.players[id]; ok {
-		p.node.Despawn()
-		delete(a.players, id)
-		a.logf("%d left", id)
+	p, ok := a.players[id]
+	if !ok {
+		a.left[id] = true
+		return
 	}
+	p.node.Despawn()
+	delete(a.players, id)
+	a.logf("%d left", id)
 }
 
 // step moves every player by its direction and lowers hp, dt later.
