@@ -83,8 +83,9 @@
 // spawn (in the main scene, or by pattern: "Main/Players/*/Input"), and
 // AddNode RPC nodes by pattern, both while the host runs.
 //
-// Not supported: custom spawns (spawn_function; the packets are, the
-// model is not), spawns by peers (a SPAWN sent to the host is refused;
+// Custom spawns (spawn_function) take Spawner.Custom, scene SpawnCustom
+// and SpawnOptions.Arg. Not supported: spawns by peers (a SPAWN sent to the
+// host is refused;
 // between peers the host relays it), synchronizers rooted below their
 // scene's root, several nodes per spawn (nested spawners), changing a
 // synchronizer's authority after the spawn, and a client-side scene model.

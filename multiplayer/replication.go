@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 )
@@ -126,6 +127,10 @@ type Spawner struct {
 	SpawnPath string
 	// Scenes are the spawnable scenes, by index (_spawnable_scenes).
 	Scenes []Scene
+	// Custom, when set, is what the game's spawn_function makes of a
+	// custom spawn's argument: Spawn with scene SpawnCustom and
+	// SpawnOptions.Arg sends that argument in place of a scene index.
+	Custom *Scene
 }
 
 // SpawnOptions says what a spawned node starts with and who sees it.
@@ -147,6 +152,10 @@ type SpawnOptions struct {
 	// lock held, on every replication tick: it must be fast and must not
 	// call the Host.
 	Filter func(peer PeerID) bool
+	// Arg is the argument of a custom spawn (scene SpawnCustom): the
+	// value the clients' spawn_function gets, converted as gdvar.Marshal
+	// converts values.
+	Arg any
 }
 
 // Errors of the scene model.
@@ -218,6 +227,7 @@ type spawner struct {
 	node   *node  // the spawner in the path cache
 	parent string // the spawned nodes' parent, from the multiplayer root
 	scenes []*sceneDecl
+	custom *sceneDecl
 }
 
 // AddSpawner declares a MultiplayerSpawner the host is the authority of.
@@ -238,7 +248,11 @@ func (h *Host) AddSpawner(s Spawner) (err error) {
 	if len(s.Scenes) > 255 {
 		return fmt.Errorf("multiplayer: spawner %q: more than 255 spawnable scenes", s.Path)
 	}
-	for _, sc := range s.Scenes {
+	all := s.Scenes
+	if s.Custom != nil {
+		all = append(slices.Clip(all), *s.Custom)
+	}
+	for i, sc := range all {
 		sd := &sceneDecl{Scene: sc}
 		for _, sy := range sc.Synchronizers {
 			d, err := newSyncDecl(sy)
@@ -252,6 +266,10 @@ func (h *Host) AddSpawner(s Spawner) (err error) {
 				return err
 			}
 			sd.nodes = append(sd.nodes, n)
+		}
+		if s.Custom != nil && i == len(all)-1 {
+			sp.custom = sd
+			break
 		}
 		sp.scenes = append(sp.scenes, sd)
 	}

@@ -150,7 +150,8 @@ func (rs *replState) now() int64 { return time.Since(rs.epoch).Microseconds() + 
 // Spawn spawns a node of the spawner's scene at index scene, named name,
 // under the spawner's spawn path, on every peer that may see it: the
 // MultiplayerSpawner's spawn() on the authority. Peers that join later get
-// it too, with its state at that time.
+// it too, with its state at that time. Scene SpawnCustom makes a custom
+// spawn of SpawnOptions.Arg (Spawner.Custom).
 func (h *Host) Spawn(spawnerPath string, scene int, name string, o SpawnOptions) (*SceneNode, error) {
 	if err := ValidNodeName(name); err != nil {
 		return nil, err
@@ -176,8 +177,18 @@ func (h *Host) Spawn(spawnerPath string, scene int, name string, o SpawnOptions)
 	if sp == nil {
 		return nil, fmt.Errorf("%w: %q", ErrUnknownSpawner, spawnerPath)
 	}
-	if scene < 0 || scene >= len(sp.scenes) {
+	var sd *sceneDecl
+	switch {
+	case scene == SpawnCustom && sp.custom != nil:
+		sd = sp.custom
+	case scene == SpawnCustom:
+		return nil, fmt.Errorf("multiplayer: spawner %q declares no custom spawns (Spawner.Custom)", sp.Path)
+	case o.Arg != nil:
+		return nil, errors.New("multiplayer: a spawn argument without scene SpawnCustom")
+	case scene < 0 || scene >= len(sp.scenes):
 		return nil, fmt.Errorf("multiplayer: spawner %q has no scene %d", sp.Path, scene)
+	default:
+		sd = sp.scenes[scene]
 	}
 	p := sp.parent + "/" + name
 	if rs.byPath[p] != nil {
@@ -192,7 +203,12 @@ func (h *Host) Spawn(spawnerPath string, scene int, name string, o SpawnOptions)
 		}
 	}
 	n.filter = o.Filter
-	sd := sp.scenes[scene]
+	if scene == SpawnCustom {
+		var err error
+		if n.arg, err = h.encodeValue(nil, o.Arg); err != nil {
+			return nil, fmt.Errorf("multiplayer: spawn argument: %w", err)
+		}
+	}
 	fail := func(err error) (*SceneNode, error) {
 		for _, nd := range n.nodes {
 			h.unregister(nd)
@@ -343,7 +359,7 @@ func (h *Host) spawnToLocked(p *hostPeer, n *SceneNode) {
 		}
 	}
 	rs.ids, rs.state = ids, st
-	buf := AppendSpawn(rs.pkt[:0], &Spawn{Scene: uint8(n.scene), Spawner: sp.node.cacheID, NetID: n.netID, SyncIDs: ids, Name: n.name, State: st})
+	buf := AppendSpawn(rs.pkt[:0], &Spawn{Scene: uint8(n.scene), Spawner: sp.node.cacheID, NetID: n.netID, SyncIDs: ids, Name: n.name, Arg: n.arg, State: st})
 	rs.pkt = buf
 	h.sendLocked(p, buf, 0, Reliable)
 	n.setAt(p.rp.slot, len(p.rp.list))

@@ -33,6 +33,8 @@ type SceneNode struct {
 	// fromPattern: made when a peer announced a synchronizer that an
 	// AddSynchronizer pattern matches.
 	fromPattern bool
+	// arg is a custom spawn's argument, encoded.
+	arg []byte
 	// at holds, by peer slot, 1 + the node's index in that peer's list
 	// of spawned nodes; 0: not spawned there.
 	at []int32

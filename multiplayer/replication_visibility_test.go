@@ -267,3 +267,42 @@ func TestConfirmSpawnedPaths(t *testing.T) {
 		t.Errorf("refused: %v", elog.errs)
 	}
 }
+
+// A custom spawn sends the argument for the clients' spawn_function in
+// place of a scene index, to late joiners too.
+func TestCustomSpawn(t *testing.T) {
+	h, url := startHost(t, HostOptions{Logger: quiet, ReplicationTick: -1})
+	if err := h.AddSpawner(Spawner{Path: "Main/Spawner", SpawnPath: "../Mobs", Custom: &Scene{
+		Synchronizers: []Synchronizer{{Name: "Sync", Properties: []SyncProperty{{Path: ".:position", Spawn: true, Mode: ReplicateAlways}}}},
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.Spawn("Main/Spawner", 0, "x", SpawnOptions{}); err == nil {
+		t.Error("spawned scene 0 of a spawner without scenes")
+	}
+	n, err := h.Spawn("Main/Spawner", SpawnCustom, "mob", SpawnOptions{Arg: map[string]any{"kind": "slime"}, State: map[string]any{"position": variant.Vector2{X: 3}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	la, _ := rawClient(t, url, variant.Godot4)
+	ra := newFrameReader(la)
+	sp, err := ParseSpawn(ra.next(t, isCmd(4)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	arg, _, err := DecodeArg(nil, sp.Arg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, ok := arg.(*variant.Dictionary)
+	if !ok || sp.Scene != SpawnCustom || sp.Name != "mob" || sp.NetID != n.NetID() || len(sp.SyncIDs) != 1 {
+		t.Fatalf("SPAWN %+v, arg %v", sp, arg)
+	}
+	if k, _ := d.Get(variant.String("kind")); k != variant.String("slime") {
+		t.Errorf("arg %v", arg)
+	}
+	st, _, err := DecodeState(nil, sp.State, 1, nil)
+	if err != nil || st[0] != (variant.Vector2{X: 3}) {
+		t.Errorf("state %v %v", st, err)
+	}
+}
