@@ -106,9 +106,24 @@ func TestRPCOnSpawnedAndPatternNodes(t *testing.T) {
 		Handler: func(_ context.Context, from PeerID, who string) { got <- "enter " + who }}}}); err != nil {
 		t.Fatal(err)
 	}
+	if err := h.AddNode(Node{Path: "Main/Chars/*", Authority: OwnerAuthority, Methods: []Method{{Name: "wave", Mode: Authority, Transfer: Reliable,
+		Handler: func(_ context.Context, from PeerID) { got <- fmt.Sprintf("wave from %d", from) }}}}); err != nil {
+		t.Fatal(err)
+	}
 	la, a := rawClient(t, url, variant.Godot4)
 	ra := newFrameReader(la)
 	waitPeers(t, h, 1)
+	// An authority RPC on a pattern node owned by the peer its name says.
+	la.WriteFrame(Frame{Data: AppendCall(nil, variant.Godot4, Call{Path: "Main/Chars/999", Method: 0, Raw: true})})
+	la.WriteFrame(Frame{Data: AppendCall(nil, variant.Godot4, Call{Path: fmt.Sprintf("Main/Chars/%d", a), Method: 0, Raw: true})})
+	select {
+	case g := <-got:
+		if want := fmt.Sprintf("wave from %d", a); g != want {
+			t.Errorf("got %q, want %q", g, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no wave")
+	}
 	if _, err := h.Spawn("Main/Spawner", 0, fmt.Sprint(a), SpawnOptions{Owner: a}); err != nil {
 		t.Fatal(err)
 	}

@@ -83,6 +83,9 @@ type Node struct {
 	Path    string
 	Methods []Method
 	// Authority is the node's multiplayer authority; 0 means the host.
+	// OwnerAuthority, for a path with "*" elements (Host.AddNode), means
+	// the peer whose id is the element the first "*" matches; in a
+	// Scene, the spawned node's owner.
 	Authority PeerID
 	// Properties are the node's properties peers may set with rset
 	// (Godot 3).
@@ -366,5 +369,8 @@ func (n *node) instance(p string) *node {
 	c := *n
 	c.path = p
 	c.cacheID = 0
+	if n.authority == OwnerAuthority {
+		c.authority = ownerFromPath(n.path, p)
+	}
 	return &c
 }
