@@ -17,8 +17,14 @@ import (
 
 // startArena runs the server on loopback and returns its URL.
 func startArena(t *testing.T) (*arena, string) {
+	return startArenaFrom(t, "")
+}
+
+// startArenaFrom runs the server declared from the Godot project in
+// project ("": in Go).
+func startArenaFrom(t *testing.T, project string) (*arena, string) {
 	t.Helper()
-	a, err := newArena(t.Logf)
+	a, err := newArena(project, t.Logf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -217,9 +223,16 @@ func peerID(s string) multiplayer.PeerID {
 }
 
 // Without an engine: a hand-driven client announces its InputSync and
-// sends a direction; the server moves its player by it.
+// sends a direction; the server moves its player by it. The same with the
+// server declared from the client's Godot project.
 func TestInputMovesPlayer(t *testing.T) {
-	a, url := startArena(t)
+	for _, project := range []string{"", "."} {
+		t.Run("project="+project, func(t *testing.T) { testInputMovesPlayer(t, project) })
+	}
+}
+
+func testInputMovesPlayer(t *testing.T, project string) {
+	a, url := startArenaFrom(t, project)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	link, err := multiplayer.DialWebSocket(ctx, url, multiplayer.WebSocketOptions{})

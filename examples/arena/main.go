@@ -12,6 +12,7 @@ package main
 import (
 	"context"
 	"flag"
+	"fmt"
 	"log"
 	"math"
 	"os"
@@ -75,17 +76,42 @@ type arena struct {
 	left map[multiplayer.PeerID]bool
 }
 
-func newArena(logf func(string, ...any)) (*arena, error) {
+// newArena makes the server. With project "", it declares the spawner in
+// Go (playerScene); otherwise it reads it from the client's Godot project
+// in that folder, as multiplayer.ReadProject finds it there.
+func newArena(project string, logf func(string, ...any)) (*arena, error) {
 	a := &arena{logf: logf, players: map[multiplayer.PeerID]*player{}, left: map[multiplayer.PeerID]bool{}}
 	h, err := multiplayer.NewHost(multiplayer.HostOptions{OnConnect: a.join, OnDisconnect: a.leave})
 	if err != nil {
 		return nil, err
 	}
-	if err := h.AddSpawner(multiplayer.Spawner{Path: spawnerAt, SpawnPath: "../Players", Scenes: []multiplayer.Scene{playerScene}}); err != nil {
+	a.host = h
+	if project == "" {
+		err = h.AddSpawner(multiplayer.Spawner{Path: spawnerAt, SpawnPath: "../Players", Scenes: []multiplayer.Scene{playerScene}})
+	} else {
+		err = addFromProject(h, project)
+	}
+	if err != nil {
+		h.Close()
 		return nil, err
 	}
-	a.host = h
 	return a, nil
+}
+
+// addFromProject declares what the Godot project declares. The .tscn files
+// cannot say that player.gd hands InputSync to the player's peer: that is
+// said here.
+func addFromProject(h *multiplayer.Host, dir string) error {
+	p, err := multiplayer.ReadProject(dir)
+	if err != nil {
+		return err
+	}
+	in := p.Synchronizer("InputSync")
+	if in == nil {
+		return fmt.Errorf("%s: no InputSync in the project's spawnable scenes", dir)
+	}
+	in.Owned = true
+	return p.AddTo(h)
 }
 
 // start is where the n-th player appears: along a row, 80 pixels apart.
@@ -165,9 +191,10 @@ func (a *arena) run(ctx context.Context) {
 
 func main() {
 	addr := flag.String("ws", "127.0.0.1:9090", "WebSocket address to listen on")
+	project := flag.String("project", "", "read the spawner and synchronizers from the client's Godot project in this folder (examples/arena) instead of the Go declarations")
 	origins := flag.String("origins", "", "comma-separated Origin hosts that browser clients (web exports) may come from, e.g. \"localhost:*,*.itch.zone\"")
 	flag.Parse()
-	a, err := newArena(log.Printf)
+	a, err := newArena(*project, log.Printf)
 	if err != nil {
 		log.Fatal(err)
 	}
