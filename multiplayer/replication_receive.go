@@ -217,18 +217,16 @@ func (h *Host) receiveRepl(p *hostPeer, from PeerID, e *Event) {
 			err, counted = fmt.Errorf("%w: DESPAWN of net id %d the peer did not spawn", ErrNotAllowed, id), false
 		}
 	}
-	nodes, funcs := p.rp.cbNodes, p.rp.cbFuncs
-	p.rp.cbNodes, p.rp.cbFuncs = nil, nil
+	// The OnReceive calls, made without the lock. Only this peer's
+	// goroutine touches rp's lists of them.
+	rp := p.rp
 	h.mu.Unlock()
-	for i, f := range funcs {
-		f(nodes[i], from)
+	for i, f := range rp.cbFuncs {
+		f(rp.cbNodes[i], from)
 	}
-	h.mu.Lock()
-	if p.rp != nil && p.rp.cbNodes == nil {
-		clear(nodes)
-		p.rp.cbNodes, p.rp.cbFuncs = nodes[:0], funcs[:0]
-	}
-	h.mu.Unlock()
+	clear(rp.cbNodes)
+	clear(rp.cbFuncs)
+	rp.cbNodes, rp.cbFuncs = rp.cbNodes[:0], rp.cbFuncs[:0]
 	if err != nil {
 		e.Err = err
 		if counted {
