@@ -805,6 +805,9 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		if reply != nil {
 			h.sendLocked(p, reply, 0, Reliable)
 		}
+		if h.repl != nil && err == nil {
+			h.noteRecvLocked(p, pk.NodeID)
+		}
 		h.mu.Unlock()
 		if errors.Is(err, ErrBudget) {
 			e.Err = err

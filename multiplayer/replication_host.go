@@ -308,9 +308,7 @@ func (h *Host) despawnLocked(n *SceneNode) error {
 		}
 	}
 	delete(rs.byPath, n.path)
-	for _, nd := range n.nodes {
-		h.unregister(nd)
-	}
+	h.forgetLocked(n)
 	return nil
 }
 
@@ -410,9 +408,7 @@ func (h *Host) replLeaveLocked(p *hostPeer) {
 			delete(rs.byPath, path)
 			n.gone = true
 			rs.nPattern--
-			for _, nd := range n.nodes {
-				h.unregister(nd)
-			}
+			h.forgetLocked(n)
 		}
 	}
 }
@@ -571,4 +567,49 @@ func (h *Host) addDeltaLocked(p *hostPeer, si *syncInst, now int64) {
 		si.marks = append(si.marks, make([]mark, slot+1-len(si.marks))...)
 	}
 	si.marks[slot] = mark{seq: rs.seq, at: now}
+}
+
+// recvRef is a path a peer announced under cache id id.
+type recvRef struct {
+	p  *hostPeer
+	id uint32
+}
+
+// noteRecvLocked remembers, on the scene node a path p announced belongs
+// to, that p announced it: when the node goes, so does p's entry, which
+// frees its place in p's MaxPathCache (the client forgets the id too:
+// SceneCacheInterface drops a node's cache id when it leaves the tree).
+func (h *Host) noteRecvLocked(p *hostPeer, id uint32) {
+	rec, ok := p.remote.recv[id]
+	if !ok || rec.node == nil {
+		return
+	}
+	n := rec.node.sn
+	if rec.node.si != nil {
+		n = rec.node.si.n
+	}
+	if n != nil {
+		n.recvBy = append(n.recvBy, recvRef{p, id})
+	}
+}
+
+// forgetLocked removes what the path caches hold of a node that is gone:
+// its nodes, the peers' entries for the paths they announced, and the
+// announcements the host made them.
+func (h *Host) forgetLocked(n *SceneNode) {
+	for _, r := range n.recvBy {
+		if rec, ok := r.p.remote.recv[r.id]; ok && rec.node != nil && (rec.node.sn == n || rec.node.si != nil && rec.node.si.n == n) {
+			delete(r.p.remote.recv, r.id)
+		}
+	}
+	n.recvBy = nil
+	for _, id := range h.order {
+		p := h.peers[id]
+		for _, nd := range n.nodes {
+			delete(p.remote.sent, nd)
+		}
+	}
+	for _, nd := range n.nodes {
+		h.unregister(nd)
+	}
 }

@@ -35,6 +35,8 @@ type SceneNode struct {
 	fromPattern bool
 	// arg is a custom spawn's argument, encoded.
 	arg []byte
+	// recvBy are the paths of its nodes that peers announced.
+	recvBy []recvRef
 	// at holds, by peer slot, 1 + the node's index in that peer's list
 	// of spawned nodes; 0: not spawned there.
 	at []int32

@@ -321,3 +321,30 @@ func TestCustomSpawn(t *testing.T) {
 		t.Errorf("state %v %v", st, err)
 	}
 }
+
+// Paths a client announced for spawned nodes leave its path cache with the
+// nodes, as they leave the client's: a long-lived client in a world whose
+// nodes come and go stays within MaxPathCache.
+func TestSpawnChurnKeepsPathCache(t *testing.T) {
+	h, url := startHost(t, HostOptions{Logger: quiet, ReplicationTick: -1, MaxPathCache: 4})
+	if err := h.AddSpawner(arenaSpawner(nil)); err != nil {
+		t.Fatal(err)
+	}
+	la, a := rawClient(t, url, variant.Godot4)
+	ra := newFrameReader(la)
+	waitPeers(t, h, 1)
+	for i := range 20 {
+		n, err := h.Spawn("Main/Spawner", 0, fmt.Sprint("p", i), SpawnOptions{Owner: a})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ra.next(t, isCmd(4))
+		la.WriteFrame(Frame{Data: AppendSimplifyPath(nil, variant.Godot4, MethodsChecksum(nil), uint32(100+i), n.Path()+"/InputSync")})
+		ra.next(t, isCmd(2))
+		n.Despawn()
+		ra.next(t, isCmd(5))
+	}
+	if closedWithin(la, 200*time.Millisecond) {
+		t.Error("the client was dropped for the paths of nodes that are gone")
+	}
+}
