@@ -77,7 +77,8 @@ type Spawn struct {
 	// Name is the node's name.
 	Name string
 	// Arg is the argument of a custom spawn (Scene == SpawnCustom): one
-	// compressed Variant (DecodeArg reads it).
+	// compressed Variant (AppendState of one value writes it, DecodeArg
+	// reads it).
 	Arg []byte
 	// State is the spawn state: the values of each synchronizer's spawn
 	// properties, synchronizer after synchronizer, as compressed Variants

@@ -1,9 +1,11 @@
 package multiplayer
 
 import (
+	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -228,4 +230,34 @@ func (c *Client) set(to PeerID, path, property string, value any, mode TransferM
 		}
 	}
 	return nil
+}
+
+// rsetKw3 matches a Godot 3 variable with an rset mode, after any export
+// or onready.
+var rsetKw3 = regexp.MustCompile(`^\s*(?:(?:export(?:\([^)]*\))?|onready)\s+)*(remote|master|puppet|slave|remotesync|sync|mastersync|puppetsync)\s+(?:onready\s+)?var\s+([A-Za-z_][A-Za-z0-9_]*)`)
+
+// ScriptProperties reads the rset properties a Godot 3 GDScript source
+// declares: its variables with the remote, master, puppet (or slave),
+// remotesync (or sync), mastersync and puppetsync keywords, with their
+// modes. Handlers are left nil. It reads the text only: variables of
+// inner classes count as the script's own.
+func ScriptProperties(src string) ([]Property, error) {
+	var out []Property
+	sc := bufio.NewScanner(strings.NewReader(src))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		m := rsetKw3.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		p := Property{Name: m[2], Mode: Authority}
+		switch m[1] {
+		case "remote", "remotesync", "sync":
+			p.Mode = AnyPeer
+		case "master", "mastersync":
+			p.Mode = Master
+		}
+		out = append(out, p)
+	}
+	return out, sc.Err()
 }

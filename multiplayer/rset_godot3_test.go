@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -125,4 +127,101 @@ func testGodot3Set(t *testing.T, listen func(context.Context) (Listener, error),
 		t.Errorf("%d puppet rsets refused, want 2", n)
 	}
 	return cap
+}
+
+// A Go client joins a real Godot 3.2.3 host (testdata/rset3_host.gd),
+// receives its rset_id of a puppet variable and rset_unreliable_id of a
+// remote one, and rsets the host: a remote and a master variable (set),
+// a puppet one (refused by the engine: the host is its master). Over
+// WebSocket.
+func TestGodot3HostSet(t *testing.T) {
+	enginetest.Godot3(t)
+	t.Parallel()
+	port := freePort(t)
+	testGodot3HostSet(t, port, func(ctx context.Context) (Link, error) {
+		return DialWebSocket(ctx, "ws://127.0.0.1:"+port, WebSocketOptions{Godot: variant.Godot3})
+	})
+}
+
+// TestGodot3HostSet over ENet (FastLZ compression).
+func TestGodot3ENetHostSet(t *testing.T) {
+	enginetest.Godot3(t)
+	t.Parallel()
+	port := freeUDPPort(t)
+	testGodot3HostSet(t, port, func(ctx context.Context) (Link, error) {
+		return DialENet(ctx, "127.0.0.1:"+port, ENetOptions{Godot: variant.Godot3, Compression: godotcompress.FastLZ})
+	}, "enet", "2")
+}
+
+func freePort(t *testing.T) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return strconv.Itoa(l.Addr().(*net.TCPAddr).Port)
+}
+
+func freeUDPPort(t *testing.T) string {
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	return strconv.Itoa(c.LocalAddr().(*net.UDPAddr).Port)
+}
+
+func testGodot3HostSet(t *testing.T, port string, dial func(context.Context) (Link, error), extra ...string) {
+	p := enginetest.StartGodot3(t, "testdata/rset3_host.gd", append([]string{port}, extra...)...)
+	p.WaitLine("LISTENING", 30*time.Second)
+	got := make(chan string, 4)
+	node := Node{Path: "Game", Properties: []Property{
+		{Name: "pos", Mode: Authority, Handler: func(_ context.Context, from PeerID, v variant.Vector2) {
+			got <- fmt.Sprintf("pos %d %v", from, v)
+		}},
+		{Name: "hp", Mode: AnyPeer, Handler: func(_ context.Context, from PeerID, v int) {
+			got <- fmt.Sprintf("hp %d %d", from, v)
+		}},
+		{Name: "score", Mode: AnyPeer},
+		{Name: "nick", Mode: Master},
+	}}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	link, err := dial(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Join(ctx, link, ClientOptions{Godot: variant.Godot3}, node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	seen := map[string]bool{}
+	for len(seen) < 2 {
+		select {
+		case s := <-got:
+			seen[s] = true
+		case <-ctx.Done():
+			t.Fatalf("the host's rsets: got %v", seen)
+		}
+	}
+	if !seen["pos 1 Vector2(5, 6)"] || !seen["hp 1 77"] {
+		t.Errorf("the host's rsets: %v", seen)
+	}
+	for _, s := range []struct {
+		prop string
+		v    any
+	}{{"pos", variant.Vector2{X: 1, Y: 2}}, {"score", 10}, {"nick", "gopher"}} {
+		if err := c.Set(HostID, "Game", s.prop, s.v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := p.Wait()
+	t.Logf("engine output:\n%s", out)
+	id := strconv.Itoa(int(c.ID()))
+	for _, want := range []string{"OK score 10 from " + id, "OK nick gopher from " + id, "OK pos still (0, 0)", "DONE"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the engine did not print %q", want)
+		}
+	}
 }

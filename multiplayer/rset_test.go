@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"testing"
 	"time"
 
@@ -163,5 +164,39 @@ func TestSetGolden(t *testing.T) {
 	}
 	if n < 6 {
 		t.Errorf("%d REMOTE_SET packets captured", n)
+	}
+}
+
+func TestScriptProperties(t *testing.T) {
+	src := `extends Node
+remote var score = 0 setget set_score
+puppet var pos = Vector2()
+master var nick = ""
+export(int) remotesync var hp = 3
+puppetsync onready var ready_pos = Vector2()
+slave var old
+var plain = 1
+remote func not_a_var():
+	pass
+`
+	got, err := ScriptProperties(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Property{
+		{Name: "score", Mode: AnyPeer}, {Name: "pos", Mode: Authority}, {Name: "nick", Mode: Master},
+		{Name: "hp", Mode: AnyPeer}, {Name: "ready_pos", Mode: Authority}, {Name: "old", Mode: Authority},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+	// testdata/rset3.gd's Game declares what the interop test expects.
+	b, err := os.ReadFile("testdata/rset3.gd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = ScriptProperties(string(b))
+	if fmt.Sprint(got) != fmt.Sprint([]Property{{Name: "score", Mode: AnyPeer}, {Name: "pos", Mode: Authority}, {Name: "nick", Mode: Master}, {Name: "hp", Mode: AnyPeer}}) {
+		t.Errorf("rset3.gd: %v", got)
 	}
 }

@@ -35,7 +35,6 @@ it sees, one line each:
   1480974997 -> 1 REMOTE_CALL Lobby.hello("Ada", Vector2(1.5, -2))
   1480974997 -> 2093 (relay) REMOTE_CALL Main/Player.move(Vector2(3, 4))
   2093 -> 1 RAW 0a141e
-  2093 -> 1 REMOTE_SET Game.score = 20       (Godot 3's rset)
   2093 -> 1 SPAWN "P1" by Main/Spawner scene 0 net #1 sync #2 state(Vector2(10, 20), 100)
   2093 -> 1 SYNC t=7 P1#2(Vector2(12, 20)) Main/World/Sync(Vector2(0, 4))
   2093 -> 1 DELTA P1#2[1]("moved")
@@ -45,8 +44,7 @@ MultiplayerSynchronizer, Godot 4) show the spawned node's name, the
 spawner's path, net and sync ids (named after the node they were spawned
 with) or the synchronizer's path, the values in Godot's text form (no
 property names: the order is the SceneReplicationConfig's) and, for DELTA,
-the indices of the changed on-change properties. At most --max-rate lines
-of each of these kinds are printed per second, with a count of the others.
+the indices of the changed on-change properties.
 
 Godot 4 names RPC methods by number: the host knows their names from
 --project (the @rpc functions of the scripts each scene attaches, and the
@@ -75,8 +73,6 @@ Flags:
   --max-text N       cut printed arguments after N characters (default 300;
                      0: never)
   --hex              print each packet's bytes too
-  --max-rate N       print at most N SPAWN, DESPAWN, SYNC and DELTA lines
-                     per second of each kind (default 10; 0: all)
 
 Examples:
   gdvar host
@@ -109,7 +105,6 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	idle := fs.Duration("idle", 0, "idle timeout")
 	maxText := fs.Int("max-text", 300, "cut printed arguments")
 	hexOut := fs.Bool("hex", false, "print packet bytes")
-	maxRate := fs.Int("max-rate", 10, "replication lines per second per kind")
 	if err := parseCommandFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, hostUsage)
@@ -121,8 +116,8 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		usageError(stderr, "host", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 		return 2
 	}
-	if *maxPeers <= 0 || *maxPacket <= 0 || *maxText < 0 || *idle < 0 || *maxRate < 0 {
-		usageError(stderr, "host", errors.New("--max-peers, --max-packet must be positive; --max-text, --idle, --max-rate not negative"))
+	if *maxPeers <= 0 || *maxPacket <= 0 || *maxText < 0 || *idle < 0 {
+		usageError(stderr, "host", errors.New("--max-peers, --max-packet must be positive; --max-text, --idle not negative"))
 		return 2
 	}
 	useWS := true
@@ -170,7 +165,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		nodes = append(nodes, n)
 	}
-	pr := &hostPrinter{w: stdout, maxText: *maxText, hex: *hexOut, text: gdtext.Options{Family: fam}, repl: replState{rate: *maxRate, now: time.Now}}
+	pr := &hostPrinter{w: stdout, maxText: *maxText, hex: *hexOut, text: gdtext.Options{Family: fam}}
 	h, err := multiplayer.NewHost(multiplayer.HostOptions{
 		Godot:        fam,
 		MaxPeers:     *maxPeers,
@@ -232,11 +227,6 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	<-ctx.Done()
 	h.Close()
 	wg.Wait()
-	pr.mu.Lock()
-	for _, n := range pr.repl.flush() {
-		fmt.Fprintln(stdout, n)
-	}
-	pr.mu.Unlock()
 	fmt.Fprintln(stderr, "gdvar host: stopped")
 	return 0
 }
@@ -258,11 +248,11 @@ func parseRPCSpec(s string) (multiplayer.Node, error) {
 
 type hostPrinter struct {
 	mu      sync.Mutex
+	repl    replNames // what the SPAWNs seen named; guarded by mu
 	w       io.Writer
 	maxText int
 	hex     bool
 	text    gdtext.Options
-	repl    replState
 }
 
 func (p *hostPrinter) note(w io.Writer, format string, args ...any) {
@@ -278,28 +268,11 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 	if e.Relayed {
 		to = strconv.Itoa(int(e.To)) + " (relay)"
 	}
-	cmd := e.Packet.Command.String()
-	if r := e.Replication; r != nil && r.Sync != nil && r.Sync.Delta {
-		cmd = "DELTA"
-	}
-	fmt.Fprintf(&b, "%d -> %s %s", e.From, to, cmd)
+	fmt.Fprintf(&b, "%d -> %s %s", e.From, to, replCommand(e))
 	pk := &e.Packet
-	var note string
 	switch pk.Command {
 	case multiplayer.CmdSpawn, multiplayer.CmdDespawn, multiplayer.CmdSync:
-		p.mu.Lock()
-		show, n := p.replication(&b, e)
-		p.mu.Unlock()
-		if !show && n == "" {
-			return
-		}
-		if !show {
-			p.mu.Lock()
-			fmt.Fprintln(p.w, n)
-			p.mu.Unlock()
-			return
-		}
-		note = n
+		p.replication(&b, e)
 	case multiplayer.CmdRemoteCall, multiplayer.CmdRemoteSet:
 		node := e.Node
 		if node == "" {
@@ -309,11 +282,7 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 		if method == "" {
 			method = "#" + strconv.Itoa(int(pk.Method))
 		}
-		if pk.Command == multiplayer.CmdRemoteSet {
-			b.WriteString(" " + node + "." + method + " = " + p.args(e.Args))
-		} else {
-			b.WriteString(" " + node + "." + method + "(" + p.args(e.Args) + ")")
-		}
+		b.WriteString(" " + node + "." + method + "(" + p.args(e.Args) + ")")
 	case multiplayer.CmdSimplifyPath:
 		fmt.Fprintf(&b, " %s as #%d", pk.Path, pk.NodeID)
 	case multiplayer.CmdConfirmPath:
@@ -335,9 +304,6 @@ func (p *hostPrinter) event(e *multiplayer.Event) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if note != "" {
-		fmt.Fprintln(p.w, note)
-	}
 	fmt.Fprintln(p.w, b.String())
 }
 

@@ -7,19 +7,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gdvar/gdvar/multiplayer"
-	"github.com/gdvar/gdvar/variant"
 )
 
 // gdvar host prints the replication packets a Godot 4.6 game sent (the
 // engine's captured packets, replayed by a Go peer) decoded, with node
-// names, and at most --max-rate lines per second of each kind, counting
-// the others.
+// names.
 func TestHostCommandReplication(t *testing.T) {
 	var pkts [][]byte
 	nSync := 0
@@ -48,7 +45,7 @@ func TestHostCommandReplication(t *testing.T) {
 	var stdout, stderr syncBuffer
 	done := make(chan int)
 	go func() {
-		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--max-rate", "3"}, &stdout, &stderr)
+		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0"}, &stdout, &stderr)
 	}()
 	addrRE := regexp.MustCompile(`ws://(\S+)`)
 	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(stderr.String()) })
@@ -87,32 +84,7 @@ func TestHostCommandReplication(t *testing.T) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	// Every SYNC and DELTA is printed or counted, never more than 3 a
-	// second.
-	shown := strings.Count(out, " SYNC t=") + strings.Count(out, " DELTA ")
-	hidden := 0
-	for _, m := range regexp.MustCompile(`… (\d+) (SYNC|DELTA) lines not shown`).FindAllStringSubmatch(out, -1) {
-		n, _ := strconv.Atoi(m[1])
-		hidden += n
-	}
-	if shown+hidden != nSync || hidden == 0 {
-		t.Errorf("%d SYNC and DELTA shown, %d counted as hidden, %d sent", shown, hidden, nSync)
-	}
-}
-
-// Godot 3's rset shows as an assignment.
-func TestHostPrinterSet(t *testing.T) {
-	var out syncBuffer
-	p := &hostPrinter{w: &out}
-	v, _ := variant.EncOptions{Family: variant.Godot3}.EncMode()
-	val, _ := v.Append(nil, variant.Int(20))
-	pkt := multiplayer.AppendSet(nil, 1, "", "score", val)
-	pk, err := multiplayer.Parse(variant.Godot3, pkt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.event(&multiplayer.Event{From: 5, Packet: pk, Node: "Game", Method: "score", Args: []variant.Value{variant.Int(20)}})
-	if got := out.String(); got != "5 -> 1 REMOTE_SET Game.score = 20\n" {
-		t.Errorf("%q", got)
+	if n := strings.Count(out, " SYNC t="); n == 0 || n > nSync {
+		t.Errorf("%d SYNC lines for %d SYNC packets", n, nSync)
 	}
 }
