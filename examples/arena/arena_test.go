@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/gdvar/gdvar/internal/godot4web"
 	"github.com/gdvar/gdvar/multiplayer"
-	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -29,9 +29,9 @@ func startArenaFrom(t *testing.T, project string) (*arena, string) {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	ln, err := multiplayer.ListenWebSocket(ctx, "127.0.0.1:0", multiplayer.WebSocketOptions{
-		// The web build's page comes from another loopback port.
-		Peer: peer.Options{WebSocket: peer.WebSocketOptions{Origins: []string{"127.0.0.1:*"}}}})
+	// As main listens: the web build's page comes from another loopback
+	// port, which the default origins accept.
+	ln, err := listen(ctx, "127.0.0.1:0", defaultOrigins)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -279,4 +279,25 @@ func testInputMovesPlayer(t *testing.T, project string) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	t.Errorf("the player did not move up from %v", from)
+}
+
+// By default the server accepts native clients (no Origin) and web exports
+// served from this machine, and refuses pages from elsewhere.
+func TestDefaultOrigins(t *testing.T) {
+	_, url := startArena(t)
+	for origin, ok := range map[string]bool{"": true, "http://127.0.0.1:8060": true, "http://localhost:8060": true, "https://evil.example": false} {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		o := multiplayer.WebSocketOptions{}
+		if origin != "" {
+			o.Peer.WebSocket.Header = http.Header{"Origin": {origin}}
+		}
+		link, err := multiplayer.DialWebSocket(ctx, url, o)
+		cancel()
+		if (err == nil) != ok {
+			t.Errorf("Origin %q: %v", origin, err)
+		}
+		if err == nil {
+			link.Close()
+		}
+	}
 }

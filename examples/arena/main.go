@@ -189,10 +189,25 @@ func (a *arena) run(ctx context.Context) {
 	}
 }
 
+// defaultOrigins lets web exports served from this machine (a local web
+// server, the editor's remote debug) join; pages from elsewhere need
+// --origins. Native games send no Origin and are always accepted.
+const defaultOrigins = "localhost:*,127.0.0.1:*,::1"
+
+// listen listens for WebSocket clients on addr, accepting browser pages
+// from the comma-separated origins.
+func listen(ctx context.Context, addr, origins string) (multiplayer.Listener, error) {
+	var wo multiplayer.WebSocketOptions
+	if origins != "" {
+		wo.Peer.WebSocket.Origins = strings.Split(origins, ",")
+	}
+	return multiplayer.ListenWebSocket(ctx, addr, wo)
+}
+
 func main() {
 	addr := flag.String("ws", "127.0.0.1:9090", "WebSocket address to listen on")
 	project := flag.String("project", "", "read the spawner and synchronizers from the client's Godot project in this folder (examples/arena) instead of the Go declarations")
-	origins := flag.String("origins", "", "comma-separated Origin hosts that browser clients (web exports) may come from, e.g. \"localhost:*,*.itch.zone\"")
+	origins := flag.String("origins", defaultOrigins, "comma-separated Origin hosts that browser clients (web exports) may come from, e.g. \"localhost:*,*.itch.zone\"; \"\" for the server's own host only")
 	flag.Parse()
 	a, err := newArena(*project, log.Printf)
 	if err != nil {
@@ -200,11 +215,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var wo multiplayer.WebSocketOptions
-	if *origins != "" {
-		wo.Peer.WebSocket.Origins = strings.Split(*origins, ",")
-	}
-	ln, err := multiplayer.ListenWebSocket(ctx, *addr, wo)
+	ln, err := listen(ctx, *addr, *origins)
 	if err != nil {
 		log.Fatal(err)
 	}
