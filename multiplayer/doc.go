@@ -8,7 +8,10 @@
 // Verified against Godot 4.6 and 3.2.3 (ENet: 3.2.3; the Godot 4 ENet
 // dialect is built from the engine's source). A Go
 // program can be the host (peer 1) that unmodified Godot games join, or a
-// client of a Godot host.
+// client of a Godot host. A Godot 4 host can own the game's world: it
+// spawns nodes through the game's MultiplayerSpawners and synchronizes them
+// through its MultiplayerSynchronizers (see Replication); a Client has no
+// scene model, and Godot 3's rset is not handled by it.
 //
 // The package has three layers:
 //
@@ -51,6 +54,44 @@
 // Node.Properties declares the properties peers may set, with their modes
 // and Go handlers, and Host.Set and Client.Set set a property on other
 // peers (rset_id; SetUnreliable for rset_unreliable_id).
+//
+// # Replication
+//
+// A Godot 4 Host keeps a model of the scene that the game's
+// MultiplayerSpawner and MultiplayerSynchronizer nodes replicate, with Go
+// values for the properties. Declare the spawners with AddSpawner (their
+// spawnable scenes: the synchronizers each holds, with their properties in
+// the game's order, modes and intervals, and the scene's RPC nodes), or read
+// them from the game with ReadProject. Then:
+//
+//	n, err := host.Spawn("Main/Spawner", 0, id.String(), multiplayer.SpawnOptions{
+//		Owner: id, State: Player{Position: start, HP: 100}})
+//	n.Set("position", pos)        // sent in the next SYNC
+//	n.Get("direction", &dir)      // what the owner's input synchronizer sent
+//	n.Despawn()
+//
+// The host is the authority of its spawners and of the synchronizers not
+// marked Owned: it spawns nodes on every peer that may see them (public,
+// per peer with SetVisible, filter functions), late joiners included, and
+// sends SYNC at each synchronizer's replication interval and DELTA when
+// on-change properties change, every HostOptions.ReplicationTick. An Owned
+// synchronizer belongs to the node's owner, as a game that calls
+// set_multiplayer_authority(id) in _enter_tree: the host answers its path
+// announcement, applies the states the owner sends (and only the owner),
+// calls Synchronizer.OnReceive, and the engine's relay carries them to the
+// other peers. AddSynchronizer declares synchronizers the host did not
+// spawn (in the main scene, or by pattern: "Main/Players/*/Input"), and
+// AddNode RPC nodes by pattern, both while the host runs.
+//
+// Custom spawns (spawn_function) take Spawner.Custom, scene SpawnCustom
+// and SpawnOptions.Arg. Not supported: spawns by peers (a SPAWN sent to the
+// host is refused;
+// between peers the host relays it), synchronizers rooted below their
+// scene's root, several nodes per spawn (nested spawners), changing a
+// synchronizer's authority after the spawn, and a client-side scene model.
+// Properties not set are Nil: give a spawned node every property in
+// SpawnOptions.State. The protocol is the engine's implementation detail;
+// this package follows Godot 4.6.
 //
 // # Limits
 //

@@ -160,6 +160,11 @@ type HostOptions struct {
 	// Observe, when set, sees every packet the host receives, decoded as
 	// far as the host can; for tracing. It runs on the peer's goroutine.
 	Observe func(e *Event)
+	// ReplicationTick is how often the scene model (Spawn,
+	// AddSynchronizer) sends SYNC and DELTA packets; 0 means
+	// DefaultReplicationTick; negative: never by itself, the program calls
+	// Host.Replicate.
+	ReplicationTick time.Duration
 }
 
 // Event describes one packet received by a Host, for HostOptions.Observe.
@@ -202,6 +207,7 @@ type Host struct {
 	peers  map[PeerID]*hostPeer
 	order  []PeerID // connection order, for the engine's iteration
 	closed bool
+	repl   *replState // the scene model, once a spawner or synchronizer is declared
 }
 
 type recvEntry struct {
@@ -221,6 +227,7 @@ type hostPeer struct {
 	*remote
 	relayed      map[PeerID]*remote // paths announced to other peers through the relay, for Observe
 	relayedPaths *pathBudget        // what relayed may hold, apart from the peer's own cache
+	rp           *replPeer          // the scene model's view of the peer (Godot 4, once admitted)
 	errs         int
 	dropErr      error
 }
@@ -488,6 +495,12 @@ func (h *Host) admitLocked(p *hostPeer) {
 			h.sendLocked(p, AppendSys(nil, SysAddPeer, o.id, nil), 0, Reliable)
 		}
 	}
+	if h.o.Godot == variant.Godot4 && h.repl != nil {
+		// After the ADD_PEER notices and before OnConnect, as the
+		// engine's replicator->on_peer_change: the peer gets every node
+		// it may see before it hears of anything spawned later.
+		h.replJoinLocked(p)
+	}
 	p.admitted = true
 	if h.o.OnConnect != nil {
 		id := p.id
@@ -510,6 +523,9 @@ func (h *Host) leave(p *hostPeer, err error) {
 	}
 	if p.dropErr != nil {
 		err = p.dropErr
+	}
+	if h.repl != nil {
+		h.replLeaveLocked(p)
 	}
 	if p.admitted {
 		for _, oid := range h.order {
@@ -880,9 +896,15 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 	case CmdSimplifyPath:
 		e.Node = string(pk.Path)
 		h.mu.Lock()
+		if h.repl != nil {
+			h.materializeLocked(e.Node)
+		}
 		reply, err := h.simplify(p.remote, pk)
 		if reply != nil {
 			h.sendLocked(p, reply, 0, Reliable)
+		}
+		if h.repl != nil && err == nil {
+			h.noteRecvLocked(p, pk.NodeID)
 		}
 		h.mu.Unlock()
 		if errors.Is(err, ErrBudget) {
@@ -913,10 +935,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 			h.refuseEvent(p, e, err)
 		}
 	case CmdSpawn, CmdDespawn, CmdSync:
-		// Replication (a client with authority over a synchronizer sends
-		// SYNC to every peer, the host included): the host keeps no scene
-		// to apply them to. They are shown to Observe and dropped, without
-		// counting against the peer.
+		h.receiveRepl(p, from, e)
 	default:
 		h.refuseEvent(p, e, fmt.Errorf("%w: the host does not handle %s", ErrNotAllowed, pk.Command))
 	}
@@ -982,6 +1001,15 @@ func (h *Host) Call(to PeerID, path, methodName string, args ...any) error {
 		return err
 	}
 	for _, p := range targets {
+		if nd.sn != nil && !nd.sn.hasPeerLocked(p) {
+			// A node of the scene model reaches only the peers it is
+			// spawned on (the engine's is_rpc_visible).
+			if to > 0 {
+				h.mu.Unlock()
+				return fmt.Errorf("%w: %s is not visible to peer %d", ErrNotAllowed, nd.path, to)
+			}
+			continue
+		}
 		for _, pkt := range h.callPackets(p.remote, nd, c) {
 			h.sendLocked(p, pkt, m.Channel, m.Transfer)
 		}

@@ -83,6 +83,9 @@ type Node struct {
 	Path    string
 	Methods []Method
 	// Authority is the node's multiplayer authority; 0 means the host.
+	// OwnerAuthority, for a path with "*" elements (Host.AddNode), means
+	// the peer whose id is the element the first "*" matches; in a
+	// Scene, the spawned node's owner.
 	Authority PeerID
 	// Properties are the node's properties peers may set with rset
 	// (Godot 3).
@@ -98,6 +101,8 @@ type node struct {
 	methods   []*method
 	props     []*method // rset properties (Godot 3), sorted by name
 	checksum  string
+	sn        *SceneNode // the scene node it belongs to, if any
+	si        *syncInst  // the synchronizer it is, if any
 }
 
 type method struct {
@@ -357,4 +362,15 @@ type callFrame struct {
 	from    reflect.Value // *PeerID
 	holders []reflect.Value
 	sbuf    [12]byte
+}
+
+// instance returns the node at path p that pattern node n stands for.
+func (n *node) instance(p string) *node {
+	c := *n
+	c.path = p
+	c.cacheID = 0
+	if n.authority == OwnerAuthority {
+		c.authority = ownerFromPath(n.path, p)
+	}
+	return &c
 }

@@ -18,7 +18,8 @@ import (
 // remotesync, mastersync and puppetsync keywords of a script variable).
 // Godot 4 has no rset: its replication is MultiplayerSynchronizer's.
 
-// ErrUnknownProperty: the node declares no rset property of that name.
+// ErrUnknownProperty: the node declares no rset property of that name, or
+// a SceneNode has no replicated property of that name.
 var ErrUnknownProperty = errors.New("multiplayer: unknown property")
 
 // Property declares a property of a node that peers may set with rset

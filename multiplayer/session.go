@@ -3,6 +3,9 @@ package multiplayer
 import (
 	"context"
 	"fmt"
+	"path"
+	"strings"
+	"sync"
 
 	"github.com/gdvar/gdvar"
 	"github.com/gdvar/gdvar/variant"
@@ -11,14 +14,19 @@ import (
 // session is what a host and a client share: the declared nodes, the codecs
 // of the engine family, and the RPC steps that do not depend on the side.
 type session struct {
-	f     variant.Family
-	d     *dialect
-	dec   *gdvar.DecMode
-	vdec  *variant.DecMode
-	enc   *gdvar.EncMode
-	venc  *variant.EncMode
-	nodes map[string]*node
-	byID  map[uint32]*node
+	f    variant.Family
+	d    *dialect
+	dec  *gdvar.DecMode
+	vdec *variant.DecMode
+	enc  *gdvar.EncMode
+	venc *variant.EncMode
+	// nmu guards nodes, byID, patterns and lastCacheID: nodes are added
+	// and removed while the host runs (spawned nodes, AddNode).
+	nmu         sync.RWMutex
+	nodes       map[string]*node
+	byID        map[uint32]*node
+	patterns    []*node // declared with "*" path elements
+	lastCacheID uint32
 }
 
 // remote is the path cache state shared with one other peer: the paths it
@@ -68,6 +76,13 @@ func (b *pathBudget) charge(n int) bool {
 	return true
 }
 
+// refund gives back what charge reserved for a path of n bytes that
+// left the cache (a despawned node's path).
+func (b *pathBudget) refund(n int) {
+	b.paths--
+	b.bytes -= pathCost(n)
+}
+
 func newSession(f variant.Family, allowObjects bool, nodes []Node) (*session, error) {
 	if f == 0 {
 		f = variant.Godot4
@@ -90,23 +105,108 @@ func newSession(f variant.Family, allowObjects bool, nodes []Node) (*session, er
 		return nil, err
 	}
 	for _, n := range nodes {
-		// The engine's cache ids start at 1 (last_send_cache_id).
-		nd, err := newNode(n, uint32(len(s.nodes)+1))
-		if err != nil {
+		if _, err := s.addNode(n); err != nil {
 			return nil, err
 		}
-		if _, dup := s.nodes[nd.path]; dup {
-			return nil, fmt.Errorf("multiplayer: node %q declared twice", nd.path)
-		}
-		s.nodes[nd.path] = nd
-		s.byID[nd.cacheID] = nd
 	}
 	return s, nil
 }
 
+// addNode declares a node, or a pattern of nodes when its path has "*"
+// elements, and gives it the next path cache id.
+func (s *session) addNode(n Node) (*node, error) {
+	s.nmu.Lock()
+	defer s.nmu.Unlock()
+	nd, err := newNode(n, 0)
+	if err != nil {
+		return nil, err
+	}
+	if isPattern(nd.path) {
+		if _, err := path.Match(nd.path, ""); err != nil {
+			return nil, fmt.Errorf("multiplayer: node pattern %q: %w", nd.path, err)
+		}
+		for _, o := range s.patterns {
+			if o.path == nd.path {
+				return nil, fmt.Errorf("multiplayer: node %q declared twice", nd.path)
+			}
+		}
+		s.patterns = append(s.patterns, nd)
+		return nd, nil
+	}
+	if _, dup := s.nodes[nd.path]; dup {
+		return nil, fmt.Errorf("multiplayer: node %q declared twice", nd.path)
+	}
+	s.registerLocked(nd)
+	return nd, nil
+}
+
+// registerLocked gives nd the next cache id and makes it known by path
+// and id. The engine's cache ids start at 1 (last_send_cache_id).
+func (s *session) registerLocked(nd *node) {
+	s.lastCacheID++
+	nd.cacheID = s.lastCacheID
+	s.nodes[nd.path] = nd
+	s.byID[nd.cacheID] = nd
+}
+
+// unregister forgets a node added while running (a despawned node).
+func (s *session) unregister(nd *node) {
+	s.nmu.Lock()
+	if s.nodes[nd.path] == nd {
+		delete(s.nodes, nd.path)
+	}
+	if s.byID[nd.cacheID] == nd {
+		delete(s.byID, nd.cacheID)
+	}
+	s.nmu.Unlock()
+}
+
+func isPattern(p string) bool { return strings.ContainsAny(p, "*?[") }
+
+// maxMaterialized bounds the nodes made from patterns for the host's own
+// calls (Call on a path a pattern matches); each stays known until the
+// end of the host, as the engine's cache of sent paths does.
+const maxMaterialized = 1 << 16
+
+// lookup returns the node at path p: a declared one, or one made from the
+// first pattern that matches. keep registers a node made from a pattern
+// (the host calls it, so it needs a stable cache id); otherwise it is a
+// transient node, known only to the caller (a path a peer announced).
+func (s *session) lookup(p string, keep bool) *node {
+	s.nmu.RLock()
+	nd := s.nodes[p]
+	var pat *node
+	if nd == nil {
+		for _, pn := range s.patterns {
+			if ok, _ := path.Match(pn.path, p); ok {
+				pat = pn
+				break
+			}
+		}
+	}
+	s.nmu.RUnlock()
+	if nd != nil || pat == nil {
+		return nd
+	}
+	c := pat.instance(p)
+	if !keep {
+		return c
+	}
+	s.nmu.Lock()
+	defer s.nmu.Unlock()
+	if nd := s.nodes[p]; nd != nil {
+		return nd
+	}
+	if len(s.nodes) >= maxMaterialized {
+		return nil
+	}
+	s.registerLocked(c)
+	return c
+}
+
 // prepareCall encodes a call of methodName on the node at path.
 func (s *session) prepareCall(path, methodName string, args []any) (*node, *method, Call, error) {
-	nd := s.nodes[trimRoot(path)]
+	nd := s.lookup(trimRoot(path), true)
 	if nd == nil {
 		return nil, nil, Call{}, fmt.Errorf("%w: %q", ErrUnknownNode, path)
 	}
@@ -170,7 +270,7 @@ func (s *session) simplify(r *remote, pk *Packet) ([]byte, error) {
 		return nil, fmt.Errorf("%w: more than %d cached paths or %d bytes of them", ErrBudget, r.budget.maxPaths, r.budget.maxBytes)
 	}
 	path := string(pk.Path)
-	nd := s.nodes[path]
+	nd := s.lookup(path, false)
 	r.recv[pk.NodeID] = recvEntry{path: path, node: nd}
 	if s.d.byName {
 		// Godot 3 confirms every path, known or not.
@@ -185,15 +285,24 @@ func (s *session) simplify(r *remote, pk *Packet) ([]byte, error) {
 // confirm records a CONFIRM_PATH.
 func (s *session) confirm(r *remote, pk *Packet) error {
 	var nd *node
+	s.nmu.RLock()
 	if s.d.confirmByID {
 		nd = s.byID[pk.NodeID]
 		if _, sent := r.sent[nd]; nd == nil || !sent {
-			nd = s.nodes[string(pk.Path)] // the path form of earlier 4.x
+			if pn := s.nodes[string(pk.Path)]; pn != nil {
+				nd = pn // the path form of earlier 4.x
+			}
 		}
 	} else {
 		nd = s.nodes[string(pk.Path)]
 	}
-	if _, sent := r.sent[nd]; nd == nil || !sent {
+	s.nmu.RUnlock()
+	if nd == nil {
+		// The engine ignores a confirmation of a node it no longer has
+		// (removed, or despawned, since it sent the path).
+		return nil
+	}
+	if _, sent := r.sent[nd]; !sent {
 		return fmt.Errorf("%w: confirms a path that was not sent", ErrInvalidPacket)
 	}
 	r.sent[nd] = true
@@ -214,7 +323,7 @@ func (s *session) resolve(r *remote, e *Event) (nd *node, m *method, err error) 
 	}
 	if pk.Path != nil {
 		e.Node = string(pk.Path)
-		nd = s.nodes[e.Node]
+		nd = s.lookup(e.Node, false)
 		if nd == nil {
 			return nil, nil, &CallError{From: from, Node: e.Node, Err: ErrUnknownNode}
 		}
