@@ -48,6 +48,12 @@ type ParseOptions struct {
 	// depth 0 and the elements, keys, values and properties of a container
 	// at depth d are at d+1. 0 means DefaultMaxDepth; at most 65536.
 	MaxDepth int
+	// Resources reads the references of resource files (.tres, .tscn):
+	// SubResource("id"), ExtResource("id") and Resource("res://…") (Godot
+	// 3: SubResource( 1 ), ExtResource( 2 )) give variant.ResourceRef, and
+	// a typed container whose element type is ExtResource("id") keeps that
+	// id as its script (variant.ContainerType.Name, Kind Script).
+	Resources bool
 }
 
 func family(f variant.Family) (variant.Family, error) {

@@ -148,6 +148,11 @@ func (k *keyHasher) value(v Value) {
 			k.str(p.Name)
 			k.value(p.Value)
 		}
+	case ResourceRef:
+		k.h.WriteByte(3 + byte(v.Kind))
+		k.str(v.ID)
+		k.str(v.Path)
+		k.str(v.Class)
 	case PackedByteArray:
 		k.word(uint64(len(v)))
 		k.h.Write(v)

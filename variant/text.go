@@ -246,6 +246,8 @@ func (w *writer) value(v Value, depth int) error {
 		return w.dictionary(v, depth)
 	case *Array:
 		return w.array(v, depth)
+	case ResourceRef:
+		return w.resourceRef(v)
 	}
 	return w.leaf(v)
 }
