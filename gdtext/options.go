@@ -36,6 +36,9 @@ type Options struct {
 	// at most MaxBytes+len(variant.TextCut) bytes long and cannot be
 	// parsed. 0 means no limit.
 	MaxBytes int
+	// ResourceFile writes values as Godot 4 resource files of text format
+	// 4 hold them (see variant.TextOptions.ResourceFile).
+	ResourceFile bool
 }
 
 // ParseOptions configures Parse. The zero value reads Godot 4 text.

@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,6 +23,12 @@ type TextOptions struct {
 	// used are then proportional to MaxBytes, not to the value. A cut text
 	// is at most MaxBytes+len(TextCut) bytes long and cannot be parsed.
 	MaxBytes int
+	// ResourceFile writes values as Godot 4 resource files (.tres, .tscn)
+	// of text format 4 hold them: a PackedByteArray as its base64 string,
+	// PackedByteArray("AQID"), and a typed container whose element type is
+	// a script named by an id rather than a path (no "://") as
+	// Array[ExtResource("id")].
+	ResourceFile bool
 }
 
 // TextCut marks the end of a text that TextOptions.MaxBytes cut short.
@@ -44,7 +51,7 @@ func AppendText(dst []byte, v Value, o TextOptions) ([]byte, error) {
 	if !f.valid() {
 		return dst, &TextError{Msg: "unknown engine family " + strconv.Itoa(int(f)) + " (want 3 or 4)"}
 	}
-	w := writer{buf: dst, start: len(dst), max: max(o.MaxBytes, 0), g3: f == Godot3, multiline: o.Multiline}
+	w := writer{buf: dst, start: len(dst), max: max(o.MaxBytes, 0), g3: f == Godot3, multiline: o.Multiline, resFile: o.ResourceFile}
 	if err := w.value(v, 0); err != nil {
 		return dst, err.(*formatError).textError()
 	}
@@ -129,6 +136,7 @@ type writer struct {
 	g3        bool
 	multiline bool
 	lenient   bool // never fail: write what cannot be expressed as best it can
+	resFile   bool // TextOptions.ResourceFile
 }
 
 // full reports whether the text has reached its limit. The first time it
@@ -303,6 +311,12 @@ func (w *writer) leaf(v Value) error {
 		w.buf = strconv.AppendInt(w.buf, int64(v.Object), 10)
 		w.str(")")
 	case PackedByteArray:
+		if w.resFile && !w.g3 {
+			w.str("PackedByteArray(\"")
+			w.str(base64.StdEncoding.EncodeToString(v))
+			w.str("\")")
+			return nil
+		}
 		w.open(w.typeName(TypePackedByteArray))
 		for i, x := range v {
 			if !w.sep(i) {
@@ -642,7 +656,11 @@ func (w *writer) containerType(c ContainerType) error {
 		if c.Name == "" && !w.lenient {
 			return errorf("container script path is empty")
 		}
-		w.str("Resource(")
+		if w.resFile && !strings.Contains(c.Name, "://") {
+			w.str("ExtResource(")
+		} else {
+			w.str("Resource(")
+		}
 		if err := w.quote(c.Name); err != nil {
 			return err
 		}
