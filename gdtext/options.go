@@ -36,9 +36,12 @@ type Options struct {
 	// at most MaxBytes+len(variant.TextCut) bytes long and cannot be
 	// parsed. 0 means no limit.
 	MaxBytes int
-	// ResourceFile writes values as Godot 4 resource files of text format
-	// 4 hold them (see variant.TextOptions.ResourceFile).
-	ResourceFile bool
+	// ResourceFormat, when positive, writes values as resource files of
+	// that text format hold them (see variant.TextOptions.ResourceFormat).
+	ResourceFormat int
+	// Reals32 writes real components that a float32 holds exactly with
+	// the digits of that float32 (see variant.TextOptions.Reals32).
+	Reals32 bool
 }
 
 // ParseOptions configures Parse. The zero value reads Godot 4 text.

@@ -342,6 +342,16 @@ func (f *File) EncodeBinary() ([]byte, error) {
 		}
 		props = append(props, withoutProps(f.Properties, "_bundled", "script")...)
 	}
+	subs := f.Sub
+	if fam == variant.Godot4 {
+		props = withNullScript(props)
+		subs = make([]*Resource, len(f.Sub))
+		for i, r := range f.Sub {
+			c := *r
+			c.Properties = withNullScript(r.Properties)
+			subs[i] = &c
+		}
+	}
 	w := &binWriter{order: binary.LittleEndian, real64: bi.RealDouble, g3: fam == variant.Godot3,
 		strIdx: map[string]int{}, subIdx: map[string]int{}, extIdx: map[string]int{}}
 	if bi.BigEndian {
@@ -374,7 +384,7 @@ func (f *File) EncodeBinary() ([]byte, error) {
 	for _, p := range props {
 		w.collect(f, p.Value, seen, 0)
 	}
-	for _, r := range f.Sub {
+	for _, r := range subs {
 		for _, p := range r.Properties {
 			w.addString(p.Name)
 		}
@@ -462,7 +472,7 @@ func (f *File) EncodeBinary() ([]byte, error) {
 			w.value(p.Value, 0)
 		}
 	}
-	for i, r := range f.Sub {
+	for i, r := range subs {
 		res(i, r.Type, r.Properties)
 	}
 	res(len(f.Sub), typ, props)
