@@ -18,6 +18,7 @@
 //	gdvar migrate [flags] --in-place FILE|DIR...
 //	gdvar inspect [--godot 3|4] [--value | --file] [--hex] [--password P | --key HEX] [FILE|-]
 //	gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4] [FILE|-]
+//	gdvar res dump [--json] FILE | gdvar res convert [--to FORM] IN OUT
 //	gdvar help [CMD]
 //	gdvar --version
 //
@@ -52,6 +53,7 @@ Usage:
                 [--password P | --key HEX] [flags] [FILE|-]
   gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4]
                 [flags] [FILE|-]
+  gdvar res dump [--json] FILE | gdvar res convert [--to FORM] IN OUT
   gdvar help [CMD]
   gdvar --version
 
@@ -69,6 +71,8 @@ Commands:
            into the Godot 4 file that reads as the same data, or back
   inspect  show encoded bytes field by field, and where and why they are bad
   convert  between binary, text, JSON and typed JSON, and between families
+  res      print resource files (.tres/.tscn, .res/.scn) and convert them
+           between the text and binary forms
   help     the details of a command, with examples
 
 Input is raw bytes, or text with --hex or --base64 (what
@@ -101,6 +105,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"inspect": runInspect,
 	"convert": runConvert,
 	"host":    runHost,
+	"res":     runRes,
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
