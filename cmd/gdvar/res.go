@@ -85,6 +85,10 @@ func runRes(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case "convert":
 		return runResConvert(args[1:], stdin, stdout, stderr)
 	}
+	if strings.HasPrefix(args[0], "-") {
+		usageError(stderr, "res", fmt.Errorf("flag provided but not defined: -%s", strings.TrimLeft(args[0], "-")))
+		return 2
+	}
 	usageError(stderr, "res", fmt.Errorf("unknown subcommand %q (want dump or convert)", args[0]))
 	return 2
 }
@@ -348,4 +352,3 @@ func targetForm(to, out string) (binary bool, err error) {
 	}
 	return false, fmt.Errorf("cannot tell the form of %s from its extension: give --to text or --to binary", out)
 }
-
