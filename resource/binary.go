@@ -2,6 +2,7 @@ package resource
 
 import (
 	"bytes"
+	"errors"
 	"encoding/binary"
 	"strconv"
 	"strings"
@@ -54,7 +55,21 @@ func ReadBinary(data []byte, o Options) (*File, error) {
 		wrapped := append([]byte("GCPF"), data[4:]...)
 		plain, c, err := gdfile.Unwrap(wrapped, gdfile.Options{MaxSize: int(o.maxSize())})
 		if err != nil {
-			return nil, errAt(0, "compressed file", err, "")
+			sentinel := ErrCorrupt
+			switch {
+			case errors.Is(err, gdfile.ErrTooLarge):
+				sentinel = ErrTooLarge
+			case errors.Is(err, gdfile.ErrTruncated):
+				sentinel = ErrTruncated
+			case errors.Is(err, gdfile.ErrUnsupported):
+				sentinel = ErrUnsupported
+			}
+			var ge *gdfile.Error
+			off := int64(0)
+			if errors.As(err, &ge) {
+				off = ge.Offset
+			}
+			return nil, errAt(off, "compressed file", sentinel, err.Error())
 		}
 		f.Binary.Compressed, f.Binary.Compression = true, c.Compression
 		// The compressed data starts after the magic, and the offsets in
