@@ -2,8 +2,8 @@ package resource
 
 import (
 	"bytes"
-	"errors"
 	"encoding/binary"
+	"errors"
 	"strconv"
 	"strings"
 
