@@ -327,6 +327,7 @@ type bundler struct {
 	names     variant.PackedStringArray
 	nameIdx   map[string]int32
 	variants  []variant.Value
+	byText    map[string][]int32 // sharing: the indices of the values with a text
 	nodePaths []string
 	idPaths   [][]int32
 	byPath    map[string]int32
@@ -346,15 +347,26 @@ func (b *bundler) name(s string) int32 {
 // variant adds v; sharing, it reuses an equal earlier value of the same
 // type, as the engine's variant map does.
 func (b *bundler) variant(v variant.Value) int32 {
+	var key string
 	if b.share {
-		for i, e := range b.variants {
-			if variant.TypeOf(e) == variant.TypeOf(v) && sameValue(e, v) {
-				return int32(i)
+		// Equal values have the same type and text (the text is exact);
+		// the candidates are then compared.
+		text, err := variant.AppendText([]byte(variant.TypeOf(v).String()+":"), v, variant.TextOptions{})
+		if err == nil {
+			key = string(text)
+		}
+		for _, i := range b.byText[key] {
+			if e := b.variants[i]; variant.TypeOf(e) == variant.TypeOf(v) && sameValue(e, v) {
+				return i
 			}
 		}
 	}
 	b.variants = append(b.variants, v)
-	return int32(len(b.variants) - 1)
+	i := int32(len(b.variants) - 1)
+	if b.share {
+		b.byText[key] = append(b.byText[key], i)
+	}
+	return i
 }
 
 func sameValue(a, b variant.Value) bool {
@@ -386,7 +398,7 @@ func (b *bundler) ref(p string, ids []int32) int32 {
 func (f *File) bundle(bi BinaryInfo) (*variant.Dictionary, error) {
 	s := f.Scene
 	fam := f.family()
-	b := &bundler{share: !s.FromText, nameIdx: map[string]int32{}, byPath: map[string]int32{}}
+	b := &bundler{share: !s.FromText, nameIdx: map[string]int32{}, byPath: map[string]int32{}, byText: map[string][]int32{}}
 	var nodes variant.PackedInt32Array
 	var ids variant.PackedInt32Array
 	cannot := func(detail string) error {
