@@ -203,9 +203,9 @@ const connectPersist = 2
 // TextInfo is what the text form records besides the resources.
 type TextInfo struct {
 	// Format is the header's format=: 2 in Godot 3, 3 in Godot 4, 4 in
-	// Godot 4.3+ files that need it (base64 PackedByteArray,
-	// PackedVector4Array). 0 when writing means the lowest that can hold
-	// the file.
+	// Godot 4.3+ files that hold a PackedVector4Array (which also write
+	// PackedByteArray as base64). 0 when writing means what the engine
+	// picks for the file.
 	Format int
 	// LoadSteps is the header's load_steps= (the number of resources to
 	// load, written by Godot 3 and by Godot 4 before 4.4), 0 when absent.

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+
+	"github.com/gdvar/gdvar/variant"
 )
 
 // TestTextRoundTrip: every text file the engines wrote reads and writes
@@ -95,6 +97,34 @@ func TestCrossForm(t *testing.T) {
 			if d := Diff(tf, back, DiffOptions{Untyped: true, Tolerance: 1e-7}); d != "" {
 				t.Errorf("%s/%s to binary and back: %s", dir, base, d)
 			}
+		}
+	}
+}
+
+// TestTextFormat4: Godot 4.6 writes format=4 only for files holding a
+// PackedVector4Array, and only those write PackedByteArray as base64 (the
+// engine's output for these values, saved with ResourceSaver).
+func TestTextFormat4(t *testing.T) {
+	for _, c := range []struct {
+		v    variant.Value
+		want string
+	}{
+		{variant.PackedByteArray{1}, "[gd_resource type=\"Resource\" format=3]\n\n[resource]\nmetadata/v = PackedByteArray(1)\n"},
+		{variant.PackedVector4Array{{X: 1, Y: 2, Z: 3, W: 4}}, "[gd_resource type=\"Resource\" format=4]\n\n[resource]\nmetadata/v = PackedVector4Array(1, 2, 3, 4)\n"},
+		{variant.NewArray(variant.PackedByteArray{1}), "[gd_resource type=\"Resource\" format=3]\n\n[resource]\nmetadata/v = [PackedByteArray(1)]\n"},
+		{variant.NewArray(variant.PackedByteArray{1, 2, 3}, variant.PackedVector4Array{}), "[gd_resource type=\"Resource\" format=4]\n\n[resource]\nmetadata/v = [PackedByteArray(\"AQID\"), PackedVector4Array()]\n"},
+	} {
+		f := &File{Type: "Resource", UID: NoUID, Properties: []variant.Property{{Name: "metadata/v", Value: c.v}}}
+		out, err := f.EncodeText()
+		if err != nil || string(out) != c.want {
+			t.Errorf("%v: %q, %v; want %q", c.v, out, err, c.want)
+		}
+		g, err := ReadText(out, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := Diff(f, g, DiffOptions{}); d != "" {
+			t.Errorf("%v: read back: %s", c.v, d)
 		}
 	}
 }

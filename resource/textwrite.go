@@ -79,11 +79,13 @@ func (w *textWriter) props(ps []variant.Property, what string) {
 	}
 }
 
-// needsFormat4 reports whether v holds what only text format 4 writes
-// (Godot 4.3+: PackedByteArray as base64).
+// needsFormat4 reports whether v holds what makes Godot 4.3+ write text
+// format 4: a PackedVector4Array (checked with Godot 4.6: PackedByteArray,
+// typed Dictionaries and the rest keep format 3). Format 4 files also write
+// PackedByteArray as base64.
 func needsFormat4(v variant.Value) bool {
 	switch v := v.(type) {
-	case variant.PackedByteArray:
+	case variant.PackedVector4Array:
 		return true
 	case *variant.Array:
 		if v != nil {
