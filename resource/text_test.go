@@ -72,9 +72,12 @@ func TestCrossForm(t *testing.T) {
 				t.Errorf("%s/%s to text: %v", dir, name, err)
 				continue
 			}
-			if !bytes.Equal(out, text) {
+			// The engine's text is the conversion's, byte for byte, but for
+			// the one file with a Dictionary whose keys are not in the
+			// order the engine sorts them into.
+			if !bytes.Equal(out, text) && base != "all_types" {
 				i := firstDiff(out, text)
-				t.Logf("%s/%s to text differs from the engine's at byte %d: %q vs %q", dir, name, i, out[max(i-20, 0):min(i+40, len(out))], text[max(i-20, 0):min(i+40, len(text))])
+				t.Errorf("%s/%s to text differs from the engine's at byte %d: %q vs %q", dir, name, i, out[max(i-20, 0):min(i+40, len(out))], text[max(i-20, 0):min(i+40, len(text))])
 			}
 			back, err := ReadText(out, Options{})
 			if err != nil {
