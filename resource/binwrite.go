@@ -16,6 +16,7 @@ type binWriter struct {
 	order  byteOrder
 	real64 bool
 	g3     bool
+	format int // the format version written
 	strIdx map[string]int
 	strs   []string
 	subIdx map[string]int // sub-resource id -> index in the internal table
@@ -256,6 +257,9 @@ func (w *binWriter) value(v variant.Value, depth int) {
 			w.real(e.Z)
 		}
 	case variant.PackedVector4Array:
+		if w.format < 6 {
+			w.fail("value", "PackedVector4Array needs format version 6 (Godot 4.3+)")
+		}
 		w.u32(uint32(variant.ResTagPackedVector4Array))
 		w.u32(uint32(len(v)))
 		for _, e := range v {
@@ -352,7 +356,7 @@ func (f *File) EncodeBinary() ([]byte, error) {
 			subs[i] = &c
 		}
 	}
-	w := &binWriter{order: binary.LittleEndian, real64: bi.RealDouble, g3: fam == variant.Godot3,
+	w := &binWriter{order: binary.LittleEndian, real64: bi.RealDouble, g3: fam == variant.Godot3, format: bi.Format,
 		strIdx: map[string]int{}, subIdx: map[string]int{}, extIdx: map[string]int{}}
 	if bi.BigEndian {
 		w.order = binary.BigEndian

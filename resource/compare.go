@@ -166,6 +166,16 @@ func (d *differ) value(where string, a, b variant.Value) {
 		case variant.Float:
 			d.real(where, float64(x), float64(b.(variant.Float)))
 			return
+		case variant.PackedVector2Array, variant.PackedVector3Array, variant.PackedVector4Array:
+			xe, ye := vectors(x), vectors(b)
+			if len(xe) != len(ye) {
+				d.fail(where, "%d vs %d elements", len(xe), len(ye))
+				return
+			}
+			for i := range xe {
+				d.value(where+"["+strconv.Itoa(i)+"]", xe[i], ye[i])
+			}
+			return
 		case variant.PackedFloat32Array:
 			y := b.(variant.PackedFloat32Array)
 			if len(x) != len(y) {
@@ -223,4 +233,24 @@ func withoutNullScript(ps []variant.Property) []variant.Property {
 		}
 	}
 	return ps
+}
+
+// vectors returns the elements of a packed vector array as Values.
+func vectors(v variant.Value) []variant.Value {
+	var out []variant.Value
+	switch v := v.(type) {
+	case variant.PackedVector2Array:
+		for _, e := range v {
+			out = append(out, e)
+		}
+	case variant.PackedVector3Array:
+		for _, e := range v {
+			out = append(out, e)
+		}
+	case variant.PackedVector4Array:
+		for _, e := range v {
+			out = append(out, e)
+		}
+	}
+	return out
 }
