@@ -207,6 +207,7 @@ func ReadBinary(data []byte, o Options) (*File, error) {
 		}
 	}
 	f.Binary.MainPath = table[n-1].path
+	defined := make(map[string]bool, n)
 	// Every resource lies after the tables and before the next one: the
 	// engine writes them so, and it keeps the reading cost within the
 	// file's size.
@@ -246,13 +247,14 @@ func ReadBinary(data []byte, o Options) (*File, error) {
 			if props[j].Value, err = r.value(0); err != nil {
 				return nil, err
 			}
-			if err := checkRefs(props[j].Value, r.subs[:i], f.Family); err != nil {
+			if err := checkRefs(props[j].Value, defined); err != nil {
 				return nil, errAt(int64(e.off), r.what, ErrCorrupt, err.Error())
 			}
 		}
 		if uint64(r.off) > limit {
 			return nil, errAt(int64(r.off), what, ErrCorrupt, "runs into the next resource")
 		}
+		defined[r.subs[i]] = true
 		if i == n-1 {
 			if typ != f.Type {
 				f.Type = typ
@@ -273,16 +275,11 @@ func ReadBinary(data []byte, o Options) (*File, error) {
 // checkRefs reports a reference to a sub-resource not defined before (in
 // defined): the engine loads each resource after those it refers to, so
 // such a reference (every cycle has one) loads as null.
-func checkRefs(v variant.Value, defined []string, fam variant.Family) error {
+func checkRefs(v variant.Value, defined map[string]bool) error {
 	var bad error
 	walkRefs(v, func(r variant.ResourceRef) bool {
-		if r.Kind != variant.RefSub {
+		if r.Kind != variant.RefSub || defined[r.ID] {
 			return true
-		}
-		for _, id := range defined {
-			if id == r.ID {
-				return true
-			}
 		}
 		bad = &refError{r.ID}
 		return false

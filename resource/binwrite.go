@@ -277,7 +277,7 @@ func (w *binWriter) value(v variant.Value, depth int) {
 // it looks for the resources to save, in its order: the names and
 // subnames of NodePaths, depth first, a sub-resource's before those of
 // the resource that first refers to it.
-func (w *binWriter) collect(f *File, v variant.Value, seen map[string]bool, depth int) {
+func (w *binWriter) collect(subs map[string]*Resource, v variant.Value, seen map[string]bool, depth int) {
 	if depth > maxDepth {
 		return
 	}
@@ -292,22 +292,22 @@ func (w *binWriter) collect(f *File, v variant.Value, seen map[string]bool, dept
 	case variant.ResourceRef:
 		if v.Kind == variant.RefSub && !seen[v.ID] {
 			seen[v.ID] = true
-			if r := f.SubByID(v.ID); r != nil {
+			if r := subs[v.ID]; r != nil {
 				for _, p := range r.Properties {
-					w.collect(f, p.Value, seen, depth+1)
+					w.collect(subs, p.Value, seen, depth+1)
 				}
 			}
 		}
 	case *variant.Array:
 		if v != nil {
 			for _, e := range v.Values {
-				w.collect(f, e, seen, depth+1)
+				w.collect(subs, e, seen, depth+1)
 			}
 		}
 	case *variant.Dictionary:
 		for k, e := range v.All() {
-			w.collect(f, k, seen, depth+1)
-			w.collect(f, e, seen, depth+1)
+			w.collect(subs, k, seen, depth+1)
+			w.collect(subs, e, seen, depth+1)
 		}
 	}
 }
@@ -385,8 +385,12 @@ func (f *File) EncodeBinary() ([]byte, error) {
 		w.strs = append(w.strs, s)
 	}
 	seen := map[string]bool{}
+	byID := make(map[string]*Resource, len(subs))
+	for _, r := range subs {
+		byID[r.ID] = r
+	}
 	for _, p := range props {
-		w.collect(f, p.Value, seen, 0)
+		w.collect(byID, p.Value, seen, 0)
 	}
 	for _, r := range subs {
 		for _, p := range r.Properties {

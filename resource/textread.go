@@ -299,7 +299,8 @@ func ReadText(data []byte, o Options) (*File, error) {
 	if len(head.props) > 0 {
 		return nil, t.errAt(head.at, "header", ErrCorrupt, "properties before the first resource")
 	}
-	var defined []string
+	defined := map[string]bool{} // sub-resources read so far
+	exts := map[string]bool{}
 	sawMain := false
 	for _, s := range secs[1:] {
 		if sawMain && !isScene {
@@ -311,14 +312,11 @@ func ReadText(data []byte, o Options) (*File, error) {
 				walkRefs(p.Value, func(r variant.ResourceRef) bool {
 					switch r.Kind {
 					case variant.RefSub:
-						for _, id := range defined {
-							if id == r.ID {
-								return true
-							}
+						if !defined[r.ID] {
+							bad = &refError{r.ID}
 						}
-						bad = &refError{r.ID}
 					case variant.RefExt:
-						if f.ExtByID(r.ID) == nil {
+						if !exts[r.ID] {
 							bad = errors.New("ExtResource(" + strconv.Quote(r.ID) + ") names no [ext_resource]")
 						}
 					}
@@ -347,9 +345,10 @@ func ReadText(data []byte, o Options) (*File, error) {
 			} else if u != "" {
 				e.UID, _ = ParseUID(u)
 			}
-			if f.ExtByID(e.ID) != nil {
+			if exts[e.ID] {
 				return nil, t.errAt(s.at, "[ext_resource]", ErrCorrupt, "id "+strconv.Quote(e.ID)+" used twice")
 			}
+			exts[e.ID] = true
 			f.Ext = append(f.Ext, e)
 		case "sub_resource":
 			r := &Resource{Properties: s.props}
@@ -359,13 +358,13 @@ func ReadText(data []byte, o Options) (*File, error) {
 			if r.ID, err = str(s, "id", true); err != nil {
 				return nil, err
 			}
-			if f.SubByID(r.ID) != nil {
+			if defined[r.ID] {
 				return nil, t.errAt(s.at, "[sub_resource]", ErrCorrupt, "id "+strconv.Quote(r.ID)+" used twice")
 			}
 			if err := check(s.props); err != nil {
 				return nil, err
 			}
-			defined = append(defined, r.ID)
+			defined[r.ID] = true
 			f.Sub = append(f.Sub, r)
 		case "resource":
 			if isScene {
