@@ -31,8 +31,9 @@ func Diff(a, b *File, o DiffOptions) string {
 }
 
 type differ struct {
-	o   DiffOptions
-	out string
+	o          DiffOptions
+	out        string
+	extA, extB map[string]int // external resource id -> position
 }
 
 func (d *differ) fail(where, format string, args ...any) {
@@ -48,12 +49,17 @@ func (d *differ) file(a, b *File) {
 	if a.ScriptClass != b.ScriptClass {
 		d.fail("script class", "%q vs %q", a.ScriptClass, b.ScriptClass)
 	}
+	// External resources are compared by position: binary files do not
+	// name them, so their ids differ between forms.
+	d.extA, d.extB = map[string]int{}, map[string]int{}
 	if len(a.Ext) != len(b.Ext) {
 		d.fail("external resources", "%d vs %d", len(a.Ext), len(b.Ext))
 	} else {
 		for i := range a.Ext {
-			if a.Ext[i] != b.Ext[i] {
-				d.fail("external resource "+strconv.Itoa(i), "%+v vs %+v", a.Ext[i], b.Ext[i])
+			x, y := a.Ext[i], b.Ext[i]
+			d.extA[x.ID], d.extB[y.ID] = i, i
+			if x.Type != y.Type || x.Path != y.Path || x.UID != y.UID {
+				d.fail("external resource "+strconv.Itoa(i), "%+v vs %+v", x, y)
 			}
 		}
 	}
@@ -90,8 +96,11 @@ func (d *differ) scene(a, b *Scene) {
 			x.Index != y.Index || x.UniqueID != y.UniqueID || x.InstancePlaceholder != y.InstancePlaceholder ||
 			fmt.Sprint(x.Groups) != fmt.Sprint(y.Groups) || fmt.Sprint(x.NodePaths) != fmt.Sprint(y.NodePaths) ||
 			fmt.Sprint(x.ParentIDPath, x.OwnerIDPath) != fmt.Sprint(y.ParentIDPath, y.OwnerIDPath) ||
-			(x.Instance == nil) != (y.Instance == nil) || x.Instance != nil && *x.Instance != *y.Instance {
+			(x.Instance == nil) != (y.Instance == nil) {
 			d.fail(w, "%+v vs %+v", *x, *y)
+		}
+		if x.Instance != nil && y.Instance != nil {
+			d.ref(w+" instance", *x.Instance, *y.Instance)
 		}
 		d.props(w, x.Properties, y.Properties)
 	}
@@ -115,8 +124,10 @@ func (d *differ) scene(a, b *Scene) {
 	if fmt.Sprint(a.Editable) != fmt.Sprint(b.Editable) {
 		d.fail("editable", "%v vs %v", a.Editable, b.Editable)
 	}
-	if (a.BaseScene == nil) != (b.BaseScene == nil) || a.BaseScene != nil && *a.BaseScene != *b.BaseScene {
+	if (a.BaseScene == nil) != (b.BaseScene == nil) {
 		d.fail("base scene", "%v vs %v", a.BaseScene, b.BaseScene)
+	} else if a.BaseScene != nil {
+		d.ref("base scene", *a.BaseScene, *b.BaseScene)
 	}
 }
 
@@ -219,7 +230,29 @@ func (d *differ) value(where string, a, b variant.Value) {
 		}
 		return
 	}
+	if ra, ok := a.(variant.ResourceRef); ok {
+		if rb, ok := b.(variant.ResourceRef); ok {
+			d.ref(where, ra, rb)
+			return
+		}
+	}
 	if !variant.Equal(a, b) {
+		d.fail(where, "%v vs %v", a, b)
+	}
+}
+
+// ref compares two references, external ones by the position of what they
+// name.
+func (d *differ) ref(where string, a, b variant.ResourceRef) {
+	if a.Kind == variant.RefExt && b.Kind == variant.RefExt {
+		i, ok := d.extA[a.ID]
+		j, ok2 := d.extB[b.ID]
+		if !ok || !ok2 || i != j {
+			d.fail(where, "%v vs %v", a, b)
+		}
+		return
+	}
+	if a != b {
 		d.fail(where, "%v vs %v", a, b)
 	}
 }

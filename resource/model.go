@@ -286,13 +286,10 @@ func ParseUID(s string) (UID, bool) {
 	var n uint64
 	for i := 0; i < len(t); i++ {
 		c := strings.IndexByte(uidChars, t[i])
-		if c < 0 {
+		if c < 0 || n > (1<<63-1-uint64(c))/36 {
 			return NoUID, false
 		}
 		n = n*36 + uint64(c)
-	}
-	if n > 1<<63-1 {
-		return NoUID, false
 	}
 	return UID(n), true
 }

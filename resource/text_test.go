@@ -131,3 +131,41 @@ func TestTextFormat4(t *testing.T) {
 		}
 	}
 }
+
+// TestTypedByScript: a typed Array whose element type is a script of the
+// file's external resources keeps it, written ExtResource("id").
+func TestTypedByScript(t *testing.T) {
+	src := `[gd_resource type="Resource" script_class="Inventory" format=3 uid="uid://b7x1kq3m2n4p5"]
+
+[ext_resource type="Script" uid="uid://c2ab3cd4ef5g" path="res://item.gd" id="1_x7k2p"]
+
+[resource]
+script = ExtResource("1_x7k2p")
+items = Array[ExtResource("1_x7k2p")]([])
+`
+	f, err := ReadText([]byte(src), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.ScriptClass != "Inventory" || f.UID.String() != "uid://b7x1kq3m2n4p5" || f.Ext[0].UID.String() != "uid://c2ab3cd4ef5g" {
+		t.Errorf("header: %q %v %v", f.ScriptClass, f.UID, f.Ext[0].UID)
+	}
+	out, err := f.EncodeText()
+	if err != nil || string(out) != src {
+		t.Errorf("written back: %v\n%s", err, out)
+	}
+	bin, err := f.EncodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadBinary(bin, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.ScriptClass != "Inventory" || g.UID != f.UID || g.Ext[0].UID != f.Ext[0].UID {
+		t.Errorf("binary header: %q %v %v", g.ScriptClass, g.UID, g.Ext[0].UID)
+	}
+	if d := Diff(f, g, DiffOptions{Untyped: true}); d != "" {
+		t.Error(d)
+	}
+}
