@@ -75,9 +75,12 @@
 // the class name. It is stricter than the engine in a few places: the
 // engine ignores text after the first value, clamps out-of-range integers,
 // truncates or wraps numbers given to integer constructors and drops extra
-// numbers in packed vector arrays; Parse reports all of these. It does not read
+// numbers in packed vector arrays; Parse reports all of these. It reads
 // Resource(…), ExtResource(…) and SubResource(…) values (they name files
-// only an engine can load) or "#rrggbb" colors (the engine writes neither).
+// only an engine can load) only with ParseOptions.Resources, as the values
+// of resource files (package resource), and no "#rrggbb" colors (the
+// engine writes none). ParsePrefix reads a value at the start of a longer
+// text.
 //
 // # What the engines cannot read
 //
