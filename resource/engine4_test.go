@@ -14,6 +14,12 @@ import (
 // beside it, and returns the pairs to compare, "ENGINE|OURS" (with
 // "|untyped" when OURS is binary).
 func conversions(t *testing.T, dir, out string) (files, pairs []string) {
+	for name, data := range engineFiles(t, dir, ".gd") {
+		if err := os.WriteFile(filepath.Join(out, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, filepath.Join(out, name))
+	}
 	for name, data := range engineFiles(t, dir, ".res", ".scn", ".tres", ".tscn") {
 		orig := filepath.Join(out, name)
 		if err := os.WriteFile(orig, data, 0o644); err != nil {

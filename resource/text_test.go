@@ -73,9 +73,11 @@ func TestCrossForm(t *testing.T) {
 				continue
 			}
 			// The engine's text is the conversion's, byte for byte, but for
-			// the one file with a Dictionary whose keys are not in the
-			// order the engine sorts them into.
-			if !bytes.Equal(out, text) && base != "all_types" {
+			// all_types, with a Dictionary whose keys are not in the order
+			// the engine sorts them into, and Godot 4's stats, whose typed
+			// Array only the script's property declares (a binary file
+			// does not record the type).
+			if !bytes.Equal(out, text) && base != "all_types" && !(dir == "godot4" && base == "stats") {
 				i := firstDiff(out, text)
 				t.Errorf("%s/%s to text differs from the engine's at byte %d: %q vs %q", dir, name, i, out[max(i-20, 0):min(i+40, len(out))], text[max(i-20, 0):min(i+40, len(text))])
 			}

@@ -1,7 +1,8 @@
 # Godot 3 version of check4.gd: its one argument is a folder holding the
 # files and pairs.txt, one pair a line, "A|B" or "A|B|untyped"; for each it
 # prints "same A B" or "DIFF A B: what". Before anything, DIR/item.tscn is
-# saved to user://item.tscn, which the level scenes of the corpus refer to.
+# saved to user://item.tscn, and DIR/stats.gd to user://stats.gd, which the
+# corpus's level scenes and stats resources refer to.
 extends SceneTree
 
 var untyped = false
@@ -99,6 +100,9 @@ func _init():
 	var item = load(dir + "/item.tscn")
 	if item != null:
 		ResourceSaver.save("user://item.tscn", item)
+	var stats = load(dir + "/stats.gd")
+	if stats != null:
+		ResourceSaver.save("user://stats.gd", stats)
 	var f = File.new()
 	f.open(dir + "/pairs.txt", File.READ)
 	while not f.eof_reached():

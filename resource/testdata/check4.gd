@@ -4,8 +4,8 @@
 # typed, so that is not compared) it
 # prints "same A B" or "DIFF A B: what". A PackedScene is compared through
 # its SceneState (nodes, their properties and groups, connections).
-# Before anything, res://item.tscn is saved to user://item.tscn, which the
-# level scenes of the corpus refer to.
+# Before anything, res://item.tscn and res://stats.gd are saved to user://,
+# where the corpus's level scenes and stats resources refer to them.
 extends SceneTree
 
 var untyped := false
@@ -104,6 +104,9 @@ func _initialize():
 	var item = load("res://item.tscn")
 	if item != null:
 		ResourceSaver.save(item, "user://item.tscn")
+	var stats = load("res://stats.gd")
+	if stats != null:
+		ResourceSaver.save(stats, "user://stats.gd")
 	for arg in OS.get_cmdline_user_args():
 		var pair: PackedStringArray = arg.split("|")
 		var a = ResourceLoader.load("res://" + pair[0], "", ResourceLoader.CACHE_MODE_IGNORE)

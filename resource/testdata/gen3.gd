@@ -31,6 +31,19 @@ func all_types():
 	r.set_meta("subs", [sub, sub])
 	return r
 
+func scripted():
+	var s = GDScript.new()
+	s.source_code = "extends Resource\nexport var hp = 10\nexport var speed = 1.5\nexport(Array, String) var tags = []\nexport(Resource) var curve\n"
+	s.reload()
+	ResourceSaver.save("user://stats.gd", s)
+	emit("stats.gd", "user://stats.gd")
+	var r = Resource.new()
+	r.set_script(load("user://stats.gd"))
+	r.set("hp", 99)
+	r.set("tags", ["a", "b"])
+	r.set("curve", curve())
+	return r
+
 func curve():
 	var c = Curve.new()
 	c.add_point(Vector2(0, 0))
@@ -112,6 +125,7 @@ func _init():
 	save_all(curve(), "curve", "tres", "res")
 	save_all(gradient(), "gradient", "tres", "res")
 	save_all(theme(), "theme", "tres", "res")
+	save_all(scripted(), "stats", "tres", "res")
 	var item = sub_scene()
 	ResourceSaver.save("user://item.tscn", item)
 	item = load("user://item.tscn")

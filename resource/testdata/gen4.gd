@@ -33,6 +33,19 @@ func all_types() -> Resource:
 	r.set_meta("subs", [sub, sub])
 	return r
 
+func scripted() -> Resource:
+	var s := GDScript.new()
+	s.source_code = "extends Resource\n@export var hp: int = 10\n@export var speed: float = 1.5\n@export var tags: Array[String] = []\n@export var curve: Curve\n"
+	s.reload()
+	ResourceSaver.save(s, "user://stats.gd")
+	emit("stats.gd", "user://stats.gd")
+	var r := Resource.new()
+	r.set_script(load("user://stats.gd"))
+	r.set("hp", 99)
+	r.set("tags", ["a", "b"] as Array[String])
+	r.set("curve", curve())
+	return r
+
 func curve() -> Curve:
 	var c := Curve.new()
 	c.add_point(Vector2(0, 0))
@@ -112,6 +125,7 @@ func _initialize():
 	save_all(curve(), "curve", "tres", "res")
 	save_all(gradient(), "gradient", "tres", "res")
 	save_all(theme(), "theme", "tres", "res")
+	save_all(scripted(), "stats", "tres", "res")
 	var item := sub_scene()
 	ResourceSaver.save(item, "user://item.tscn")
 	item = load("user://item.tscn")
