@@ -26,7 +26,8 @@ func ExampleReadBinary() {
 	// . Node2D [] <nil>
 	// A Node2D [enemies] Vector2(1, 2)
 	// A/B Timer [] <nil>
-	// Item1 Node2D [] Vector2(10, 0)
+	// Item1  [] Vector2(10, 0)
+	// Item1/Sprite  [] Vector2(7, 8)
 }
 
 // Build a resource with a sub-resource and write it in both forms.

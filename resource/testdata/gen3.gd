@@ -96,6 +96,8 @@ func scene(item):
 	inst.position = Vector2(10, 0)
 	root.add_child(inst)
 	inst.owner = root
+	root.set_editable_instance(inst, true)
+	inst.get_node("Sprite").position = Vector2(7, 8)
 	b.connect("timeout", a, "queue_free", [], CONNECT_PERSIST)
 	b.connect("timeout", root, "set_meta", ["k", 1], CONNECT_PERSIST)
 	var p = PackedScene.new()

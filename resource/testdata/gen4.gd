@@ -98,6 +98,8 @@ func scene(item: PackedScene) -> PackedScene:
 	inst.position = Vector2(10, 0)
 	root.add_child(inst)
 	inst.owner = root
+	root.set_editable_instance(inst, true)
+	inst.get_node("Sprite").position = Vector2(7, 8)
 	b.timeout.connect(Callable(a, "queue_free"), CONNECT_PERSIST)
 	b.timeout.connect(Callable(root, "set_meta").bind("k", 1), CONNECT_PERSIST)
 	var p := PackedScene.new()
