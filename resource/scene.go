@@ -445,6 +445,10 @@ func (f *File) bundle(bi BinaryInfo) (*variant.Dictionary, error) {
 				parent = b.ref(nd.Parent, nd.ParentIDPath)
 			}
 			addType()
+			if n == 0 && s.BaseScene != nil {
+				// The root's instance= is the scene it inherits.
+				base = b.variant(*s.BaseScene)
+			}
 			if nd.Instance != nil {
 				inst = b.variant(*nd.Instance)
 			}
@@ -493,7 +497,7 @@ func (f *File) bundle(bi BinaryInfo) (*variant.Dictionary, error) {
 			b.byPath[simplifyPath(nd.Path())] = int32(n)
 		}
 	}
-	if s.BaseScene != nil {
+	if s.BaseScene != nil && base < 0 {
 		base = b.variant(*s.BaseScene)
 	}
 	version := s.Version

@@ -133,4 +133,10 @@ func _init():
 	item = load("user://item.tscn")
 	save_all(item, "item", "tscn", "scn")
 	save_all(scene(item), "level", "tscn", "scn")
+	# An inherited scene with an instance placeholder, loaded from text.
+	var f = File.new()
+	f.open("user://inherited_src.tscn", File.WRITE)
+	f.store_string("[gd_scene load_steps=2 format=2]\n\n[ext_resource path=\"user://item.tscn\" type=\"PackedScene\" id=1]\n\n[node name=\"Item\" instance=ExtResource( 1 )]\nposition = Vector2( 3, 3 )\n\n[node name=\"Later\" parent=\".\" instance_placeholder=\"user://item.tscn\"]\n")
+	f.close()
+	save_all(load("user://inherited_src.tscn"), "inherited", "tscn", "scn")
 	quit()

@@ -133,4 +133,9 @@ func _initialize():
 	item = load("user://item.tscn")
 	save_all(item, "item", "tscn", "scn")
 	save_all(scene(item), "level", "tscn", "scn")
+	# An inherited scene with an instance placeholder, loaded from text.
+	var f := FileAccess.open("user://inherited_src.tscn", FileAccess.WRITE)
+	f.store_string("[gd_scene format=3]\n\n[ext_resource type=\"PackedScene\" path=\"user://item.tscn\" id=\"1\"]\n\n[node name=\"Item\" instance=ExtResource(\"1\")]\nposition = Vector2(3, 3)\n\n[node name=\"Later\" parent=\".\" instance_placeholder=\"user://item.tscn\"]\n")
+	f.close()
+	save_all(load("user://inherited_src.tscn"), "inherited", "tscn", "scn")
 	quit()
