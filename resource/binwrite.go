@@ -397,8 +397,18 @@ func (f *File) EncodeBinary() ([]byte, error) {
 			w.addString(p.Name)
 		}
 	}
+	if f.Scene != nil && bi.Strings == nil {
+		// The engine lists every stored property of the class, also those
+		// at their defaults: a PackedScene's are Resource's two, then
+		// _bundled and script (Godot 3.2.3 and 4.6 checked).
+		w.addString("resource_local_to_scene")
+		w.addString("resource_name")
+	}
 	for _, p := range props {
 		w.addString(p.Name)
+	}
+	if f.Scene != nil && bi.Strings == nil {
+		w.addString("script") // listed by Godot 3 too, which stores no null script
 	}
 
 	if !bi.Compressed {
