@@ -449,7 +449,7 @@ func (f *File) EncodeBinary() ([]byte, error) {
 	uid := f.UID
 	if !bi.UIDs {
 		uid = 0
-	} else if f.UID == 0 {
+	} else if !uid.Valid() {
 		uid = NoUID
 	}
 	w.u64(uint64(uid))
@@ -468,7 +468,11 @@ func (f *File) EncodeBinary() ([]byte, error) {
 		w.str(e.Type)
 		w.str(e.Path)
 		if bi.UIDs {
-			w.u64(uint64(e.UID))
+			u := e.UID
+			if !u.Valid() {
+				u = NoUID
+			}
+			w.u64(uint64(u))
 		}
 	}
 	w.u32(uint32(len(f.Sub) + 1))

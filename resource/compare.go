@@ -58,7 +58,7 @@ func (d *differ) file(a, b *File) {
 		for i := range a.Ext {
 			x, y := a.Ext[i], b.Ext[i]
 			d.extA[x.ID], d.extB[y.ID] = i, i
-			if x.Type != y.Type || x.Path != y.Path || x.UID != y.UID {
+			if x.Type != y.Type || x.Path != y.Path || x.UID.Valid() != y.UID.Valid() || x.UID.Valid() && x.UID != y.UID {
 				d.fail("external resource "+strconv.Itoa(i), "%+v vs %+v", x, y)
 			}
 		}

@@ -87,3 +87,32 @@ func TestCannotWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestUID: uids print and parse as the engine writes them, and a File
+// built without one (the zero UID) has none in either form.
+func TestUID(t *testing.T) {
+	for _, u := range []UID{1, 36, 1<<63 - 1, 4567890123456789} {
+		s := u.String()
+		if back, ok := ParseUID(s); !ok || back != u {
+			t.Errorf("%d: %q reads as %d, %v", u, s, back, ok)
+		}
+	}
+	if UID(0).String() != "" || NoUID.String() != "" || UID(1).String() != "uid://b" {
+		t.Errorf("%q %q %q", UID(0).String(), NoUID.String(), UID(1).String())
+	}
+	for _, s := range []string{"uid://", "uid://<invalid>", "res://x", "uid://zzzzzzzzzzzzzz", "uid://99999999999999"} {
+		if _, ok := ParseUID(s); ok {
+			t.Errorf("%q parsed", s)
+		}
+	}
+	f := &File{Type: "Resource"}
+	text, _ := f.EncodeText()
+	if string(text) != "[gd_resource type=\"Resource\" format=3]\n\n[resource]\n" {
+		t.Errorf("text %q", text)
+	}
+	bin, _ := f.EncodeBinary()
+	g, err := ReadBinary(bin, Options{})
+	if err != nil || g.UID.Valid() {
+		t.Errorf("binary: %v, %v", g.UID, err)
+	}
+}

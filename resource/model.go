@@ -21,7 +21,7 @@ type File struct {
 	// ScriptClass is the global class name of the main resource's script
 	// (Godot 4.2+ headers, script_class="…"), or "".
 	ScriptClass string
-	// UID is the file's own uid (Godot 4), NoUID when it has none.
+	// UID is the file's own uid (Godot 4); NoUID (or zero) when it has none.
 	UID UID
 	// Ext lists the external resources in file order.
 	Ext []ExtResource
@@ -98,7 +98,7 @@ type ExtResource struct {
 	Type string
 	// Path is its res:// path.
 	Path string
-	// UID is its uid (Godot 4), NoUID when unknown.
+	// UID is its uid (Godot 4); NoUID (or zero) when unknown.
 	UID UID
 }
 
@@ -253,13 +253,18 @@ type BinaryInfo struct {
 type UID int64
 
 // NoUID is the uid of a resource that has none (ResourceUID::INVALID_ID).
+// The zero UID counts as none too, so that a File built in Go has none.
 const NoUID UID = -1
+
+// Valid reports whether u is a uid (positive), not NoUID or zero.
+func (u UID) Valid() bool { return u > 0 }
 
 const uidChars = "abcdefghijklmnopqrstuvwxyz0123456789"
 
-// String returns the uid's text form, "uid://b7x1kq3…", or "" for NoUID.
+// String returns the uid's text form, "uid://b7x1kq3…", or "" when it is
+// not Valid.
 func (u UID) String() string {
-	if u < 0 {
+	if !u.Valid() {
 		return ""
 	}
 	var buf [20]byte

@@ -160,7 +160,7 @@ func (f *File) EncodeText() ([]byte, error) {
 		w.s(" load_steps=" + strconv.Itoa(steps))
 	}
 	w.s(" format=" + strconv.Itoa(format))
-	if f.UID >= 0 && !w.g3 {
+	if f.UID.Valid() && !w.g3 {
 		w.attr("uid", f.UID.String())
 	}
 	w.s("]\n\n")
@@ -171,7 +171,7 @@ func (f *File) EncodeText() ([]byte, error) {
 			w.attr("type", e.Type)
 		} else {
 			w.attr("type", e.Type)
-			if e.UID >= 0 {
+			if e.UID.Valid() {
 				w.attr("uid", e.UID.String())
 			}
 			w.attr("path", e.Path)

@@ -217,7 +217,7 @@ func dumpJSON(f *resource.File, binary bool) any {
 	if f.ScriptClass != "" {
 		out["script_class"] = f.ScriptClass
 	}
-	if f.UID >= 0 {
+	if f.UID.Valid() {
 		out["uid"] = f.UID.String()
 	}
 	exts := []ext{}
