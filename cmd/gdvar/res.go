@@ -28,8 +28,8 @@ scene its nodes, connections and editable instances). --json prints the
 same as JSON, each value as its text ("Vector2(1, 2)").
 
 convert writes IN in the other form, or in the same one: by OUT's extension
-(.tres/.tscn text, .res/.scn binary), or --to text|binary (also tres, tscn,
-res, scn). Nothing is lost: the text form keeps every value exactly (as
+(.tres/.tscn text, .res/.scn binary; text for "-"), or --to text|binary
+(also tres, tscn, res, scn). Nothing is lost: the text form keeps every value exactly (as
 single-precision engines write them) and in order. --compress writes a
 compressed binary file (zstd, deflate, fastlz, gzip; "none" an
 uncompressed one; the default keeps IN's when it is binary).
@@ -343,6 +343,9 @@ func targetForm(to, out string) (binary bool, err error) {
 	case "":
 	default:
 		return false, fmt.Errorf("--to %q: want text or binary", to)
+	}
+	if out == "-" {
+		return false, nil // standard output: text unless --to says otherwise
 	}
 	switch strings.ToLower(filepath.Ext(out)) {
 	case ".res", ".scn":
