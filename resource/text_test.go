@@ -200,3 +200,27 @@ func TestSceneTextToBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestTextCRLF: files with Windows line ends (a checkout with autocrlf)
+// read as the same resources.
+func TestTextCRLF(t *testing.T) {
+	for _, dir := range []string{"godot4", "godot3"} {
+		for name, data := range engineFiles(t, dir, ".tres", ".tscn") {
+			if name == "all_types.tres" {
+				continue // its string holds a line break, which would change
+			}
+			a, err := ReadText(data, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := ReadText(bytes.ReplaceAll(data, []byte("\n"), []byte("\r\n")), Options{})
+			if err != nil {
+				t.Errorf("%s/%s: %v", dir, name, err)
+				continue
+			}
+			if d := Diff(a, b, DiffOptions{}); d != "" {
+				t.Errorf("%s/%s: %s", dir, name, d)
+			}
+		}
+	}
+}
