@@ -34,24 +34,6 @@ func Parse(text string, o ParseOptions) (variant.Value, error) {
 	return v, nil
 }
 
-// ParsePrefix reads one Variant from the start of text, as Parse does,
-// and returns it with the offset in text just past it; what follows is not
-// looked at. Readers of formats that embed values (resource files) use it.
-func ParsePrefix(text string, o ParseOptions) (variant.Value, int, error) {
-	p, err := newParser(text, o)
-	if err != nil {
-		return nil, 0, err
-	}
-	v, err := p.first()
-	if err != nil {
-		return nil, 0, err
-	}
-	if p.peeked != nil {
-		return v, p.peeked.pos, nil
-	}
-	return v, p.pos, nil
-}
-
 func newParser(text string, o ParseOptions) (*parser, error) {
 	f, err := family(o.Family)
 	if err != nil {
