@@ -13,19 +13,23 @@
 // variant.ResourceRef.
 //
 // ReadBinary and ReadText read the two forms, Read either; File.EncodeBinary
-// and File.EncodeText write them. Reading a file and writing it back in the
-// same form gives the engine's bytes for the files the engines write (the
-// binary form's string table is kept for that, see BinaryInfo.Strings).
-// Converting keeps every resource, property and value; what only one form
-// records (the binary header, the text's format and load_steps) takes the
-// defaults of the target family.
+// and File.EncodeText write them; Diff compares two files' resources.
+// Reading a file and writing it back in the same form gives the engine's
+// bytes for the files Godot 3.2.3 and 4.6 write (for compressed files, the
+// data inside; the binary form's string table is kept for that, see
+// BinaryInfo.Strings), and converting a binary file to text gives the
+// engine's own text. Converting keeps every resource, property and value;
+// what only one form records (the binary header, the text's format and
+// load_steps) takes the defaults of the target family. The command gdvar
+// res dumps and converts files; docs/resources.md describes the formats.
 //
 // Limits: Godot 4 binary files do not say whether an Array or Dictionary
-// was typed (the engine retypes them from the class's property on load),
-// so a typed container read from binary is untyped. The binary form of
-// Godot 4.6 scenes' unique-id paths (parent_id_path=… of nodes inside
-// editable instances) is kept as read but not checked against the engine.
-// The first binary format (Godot 2) and its images are not read.
+// was typed (the engine retypes them from the class's or script's property
+// on load), so a typed container read from binary is untyped. Text files
+// written here keep Dictionaries in their order, where the engine sorts
+// them. Godot 4.6's unique-id paths (parent_id_path=… of nodes inside
+// editable instances) are read and written but not checked against the
+// engine. The first binary format (Godot 2) and its images are not read.
 //
 // Hostile input is an ordinary error: every error is an *Error with the
 // byte offset (binary) or line (text) and a sentinel (ErrCorrupt,
