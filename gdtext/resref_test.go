@@ -1,6 +1,7 @@
 package gdtext
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/gdvar/gdvar/variant"
@@ -44,5 +45,13 @@ func TestResourceRefs(t *testing.T) {
 	v, n, err := ParsePrefix("{\n\"a\": 1\n}\nnext = 2", ParseOptions{})
 	if err != nil || n != 10 || v.(*variant.Dictionary).Len() != 1 {
 		t.Errorf("ParsePrefix = %v, %d, %v", v, n, err)
+	}
+}
+
+func TestResourceRefEncodeError(t *testing.T) {
+	_, err := variant.Encode(variant.NewArray(variant.ResourceRef{Kind: variant.RefExt, ID: "1"}))
+	var e *variant.Error
+	if !errors.As(err, &e) || !errors.Is(err, variant.ErrUnsupported) {
+		t.Errorf("encoding a ResourceRef: %v, want a *variant.Error with ErrUnsupported", err)
 	}
 }

@@ -192,7 +192,7 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 	case *Object:
 		return e.object(b, v, depth)
 	case ResourceRef:
-		return b, errorf("a resource reference (%v) exists only inside resource files", v)
+		return b, e.unsupported(b, TypeObject, "a resource reference ("+v.String()+") exists only inside resource files")
 	case Callable:
 		return e.header(b, TypeCallable, 0)
 	case Signal:
