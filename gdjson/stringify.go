@@ -124,6 +124,10 @@ func writeStr(sb *strings.Builder, v variant.Value, inContainer bool, depth int)
 		} else {
 			sb.WriteString("<" + x.Class + ">")
 		}
+	case variant.ResourceRef:
+		// The engine would print the loaded resource, "<Resource#id>";
+		// without it, the reference's own text.
+		sb.WriteString(x.String())
 	case *variant.Array:
 		sb.WriteByte('[')
 		for i, e := range x.Values {

@@ -1,8 +1,9 @@
 // Package gdtext reads and writes the text form of Godot Variants: the syntax
 // of var_to_str / str_to_var in Godot 4 and of var2str / str2var in Godot 3.
 // Limits: Parse stops at ParseOptions.MaxDepth (the binary decoder's 1024 by
-// default) and reads only values, not the resource syntax around them
-// (ExtResource, SubResource); Format writes at most Options.MaxBytes when set.
+// default) and reads the references of resource files (ExtResource,
+// SubResource) only with ParseOptions.Resources; Format writes at most
+// Options.MaxBytes when set.
 //
 //	Vector2(1, 2.5)                    Vector2( 1, 2.5 )           (Godot 3)
 //	{ "a": 1, "b": [1, 2] }            { "a": 1, "b": [ 1, 2 ] }
@@ -78,9 +79,12 @@
 // the class name. It is stricter than the engine in a few places: the
 // engine ignores text after the first value, clamps out-of-range integers,
 // truncates or wraps numbers given to integer constructors and drops extra
-// numbers in packed vector arrays; Parse reports all of these. It does not read
+// numbers in packed vector arrays; Parse reports all of these. It reads
 // Resource(…), ExtResource(…) and SubResource(…) values (they name files
-// only an engine can load) or "#rrggbb" colors (the engine writes neither).
+// only an engine can load) only with ParseOptions.Resources, as the values
+// of resource files (package resource), and no "#rrggbb" colors (the
+// engine writes none). ParsePrefix reads a value at the start of a longer
+// text.
 //
 // # What the engines cannot read
 //

@@ -26,7 +26,7 @@ func Append(dst []byte, v variant.Value, o Options) ([]byte, error) {
 	if o.MaxBytes < 0 {
 		return dst, errors.New("gdtext: Options.MaxBytes is negative")
 	}
-	out, err := variant.AppendText(dst, v, variant.TextOptions{Family: f, Multiline: o.Multiline, MaxBytes: o.MaxBytes})
+	out, err := variant.AppendText(dst, v, variant.TextOptions{Family: f, Multiline: o.Multiline, MaxBytes: o.MaxBytes, ResourceFormat: o.ResourceFormat, Reals32: o.Reals32})
 	if err != nil {
 		var te *variant.TextError
 		if errors.As(err, &te) {

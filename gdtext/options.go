@@ -36,6 +36,12 @@ type Options struct {
 	// at most MaxBytes+len(variant.TextCut) bytes long and cannot be
 	// parsed. 0 means no limit.
 	MaxBytes int
+	// ResourceFormat, when positive, writes values as resource files of
+	// that text format hold them (see variant.TextOptions.ResourceFormat).
+	ResourceFormat int
+	// Reals32 writes real components that a float32 holds exactly with
+	// the digits of that float32 (see variant.TextOptions.Reals32).
+	Reals32 bool
 }
 
 // ParseOptions configures Parse. The zero value reads Godot 4 text.
@@ -48,6 +54,12 @@ type ParseOptions struct {
 	// depth 0 and the elements, keys, values and properties of a container
 	// at depth d are at d+1. 0 means DefaultMaxDepth; at most 65536.
 	MaxDepth int
+	// Resources reads the references of resource files (.tres, .tscn):
+	// SubResource("id"), ExtResource("id") and Resource("res://…") (Godot
+	// 3: SubResource( 1 ), ExtResource( 2 )) give variant.ResourceRef, and
+	// a typed container whose element type is ExtResource("id") keeps that
+	// id as its script (variant.ContainerType.Name, Kind Script).
+	Resources bool
 }
 
 func family(f variant.Family) (variant.Family, error) {

@@ -16,29 +16,15 @@ import (
 // (Godot 3) writes, and everything Format writes. Only white space and
 // ';' comments may follow the value. Errors are *SyntaxError.
 func Parse(text string, o ParseOptions) (variant.Value, error) {
-	f, err := family(o.Family)
+	p, err := newParser(text, o)
 	if err != nil {
 		return nil, err
 	}
-	if o.MaxDepth < 0 || o.MaxDepth > maxFormatDepth {
-		return nil, errors.New("gdtext: ParseOptions.MaxDepth is outside 0..65536")
-	}
-	p := parser{src: text, g3: f == variant.Godot3, maxDepth: o.MaxDepth}
-	if p.maxDepth == 0 {
-		p.maxDepth = DefaultMaxDepth
+	v, err := p.first()
+	if err != nil {
+		return nil, err
 	}
 	t, err := p.next()
-	if err != nil {
-		return nil, err
-	}
-	if t.kind == tEOF {
-		return nil, p.errAt(t.pos, "no value in the text")
-	}
-	v, err := p.value(t, 0)
-	if err != nil {
-		return nil, err
-	}
-	t, err = p.next()
 	if err != nil {
 		return nil, err
 	}
@@ -46,6 +32,33 @@ func Parse(text string, o ParseOptions) (variant.Value, error) {
 		return nil, p.errAt(t.pos, "unexpected "+t.describe()+" after the value")
 	}
 	return v, nil
+}
+
+func newParser(text string, o ParseOptions) (*parser, error) {
+	f, err := family(o.Family)
+	if err != nil {
+		return nil, err
+	}
+	if o.MaxDepth < 0 || o.MaxDepth > maxFormatDepth {
+		return nil, errors.New("gdtext: ParseOptions.MaxDepth is outside 0..65536")
+	}
+	p := &parser{src: text, g3: f == variant.Godot3, maxDepth: o.MaxDepth, refs: o.Resources}
+	if p.maxDepth == 0 {
+		p.maxDepth = DefaultMaxDepth
+	}
+	return p, nil
+}
+
+// first reads the first value of the text.
+func (p *parser) first() (variant.Value, error) {
+	t, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if t.kind == tEOF {
+		return nil, p.errAt(t.pos, "no value in the text")
+	}
+	return p.value(t, 0)
 }
 
 // Canonical NaNs: the engine's NaN constant, as a double and as a float.
@@ -101,6 +114,7 @@ type parser struct {
 	g3       bool
 	maxDepth int
 	peeked   *token
+	refs     bool // read resource references (ParseOptions.Resources)
 }
 
 func (p *parser) errAt(pos int, msg string) *SyntaxError {
@@ -468,6 +482,12 @@ func (p *parser) ident(t token, depth int) (variant.Value, error) {
 	}
 	if f, ok := special(id); ok {
 		return variant.Float(f), nil
+	}
+	if p.refs {
+		switch id {
+		case "SubResource", "ExtResource", "Resource":
+			return p.resourceRef(t)
+		}
 	}
 	if p.g3 {
 		if c, ok := ctors3[id]; ok {
@@ -1179,6 +1199,13 @@ func (p *parser) elemType() (variant.ContainerType, error) {
 	case "Variant", "Nil":
 		return variant.ContainerType{}, nil
 	case "Resource", "ExtResource", "SubResource":
+		if p.refs && t.text == "ExtResource" {
+			r, err := p.resourceRef(t)
+			if err != nil {
+				return variant.ContainerType{}, err
+			}
+			return variant.ContainerType{Kind: variant.Script, Builtin: variant.TypeObject, Name: r.(variant.ResourceRef).ID}, nil
+		}
 		if n, err := p.peek(); err == nil && n.kind == tLParen {
 			p.next()
 			paths, err := p.stringList(tRParen, t.text)
@@ -1262,4 +1289,32 @@ func (p *parser) typedDictionary(t token, depth int) (variant.Value, error) {
 		return nil, err
 	}
 	return d, nil
+}
+
+// resourceRef parses the argument of SubResource(…), ExtResource(…) or
+// Resource(…): a string, or in Godot 3 text a number.
+func (p *parser) resourceRef(t token) (variant.Value, error) {
+	if _, err := p.expect(tLParen, "'(' after "+t.text); err != nil {
+		return nil, err
+	}
+	a, err := p.next()
+	if err != nil {
+		return nil, err
+	}
+	if a.kind != tString && a.kind != tInt {
+		return nil, p.errAt(a.pos, "expected an id in "+t.text+", found "+a.describe())
+	}
+	r := variant.ResourceRef{ID: a.text}
+	switch t.text {
+	case "SubResource":
+		r.Kind = variant.RefSub
+	case "ExtResource":
+		r.Kind = variant.RefExt
+	default:
+		r = variant.ResourceRef{Kind: variant.RefPath, Path: a.text}
+	}
+	if _, err := p.expect(tRParen, "')' after the id"); err != nil {
+		return nil, err
+	}
+	return r, nil
 }

@@ -1,10 +1,6 @@
 package gdtext
 
-import (
-	"errors"
-
-	"github.com/gdvar/gdvar/variant"
-)
+import "github.com/gdvar/gdvar/variant"
 
 // ParsePrefix reads the Variant at the start of text as Parse does, but
 // leaves what follows it to the caller, for files that hold values among
@@ -12,16 +8,9 @@ import (
 // the offset in text where the rest begins (after the value, and after any
 // white space that the parser looked past).
 func ParsePrefix(text string, o ParseOptions) (variant.Value, int, error) {
-	f, err := family(o.Family)
+	p, err := newParser(text, o)
 	if err != nil {
 		return nil, 0, err
-	}
-	if o.MaxDepth < 0 || o.MaxDepth > maxFormatDepth {
-		return nil, 0, errors.New("gdtext: ParseOptions.MaxDepth is outside 0..65536")
-	}
-	p := parser{src: text, g3: f == variant.Godot3, maxDepth: o.MaxDepth}
-	if p.maxDepth == 0 {
-		p.maxDepth = DefaultMaxDepth
 	}
 	t, err := p.next()
 	if err != nil {

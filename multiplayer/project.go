@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gdvar/gdvar/resource"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -107,62 +108,40 @@ func parseRPCAnnotation(args string) (Method, error) {
 	return m, nil
 }
 
-var (
-	tscnHeader = regexp.MustCompile(`^\[(\w+)\s*(.*)\]\s*$`)
-	tscnAttr   = regexp.MustCompile(`(\w+)\s*=\s*("(?:[^"\\]|\\.)*"|[^\s\]]+)`)
-	tscnScript = regexp.MustCompile(`^script\s*=\s*ExtResource\(\s*"?([^")\s]+)"?\s*\)`)
-)
-
-func attrs(s string) map[string]string {
-	out := map[string]string{}
-	for _, m := range tscnAttr.FindAllStringSubmatch(s, -1) {
-		out[m[1]] = strings.Trim(m[2], `"`)
-	}
-	return out
-}
-
-// SceneScripts reads a text scene (.tscn) and returns the res:// script
-// path attached to each node, by node path relative to the scene root's
-// parent: "Main", "Main/Player", …
+// SceneScripts reads a scene, text (.tscn) or binary (.scn), and returns
+// the res:// script path attached to each node, by node path relative to
+// the scene root's parent: "Main", "Main/Player", … A file package
+// resource cannot read gives none.
 func SceneScripts(src string) map[string]string {
-	ext := map[string]string{} // ext_resource id → path
 	out := map[string]string{}
-	root := ""
-	cur := ""
-	sc := bufio.NewScanner(strings.NewReader(src))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if m := tscnHeader.FindStringSubmatch(line); m != nil {
-			a := attrs(m[2])
-			cur = ""
-			switch m[1] {
-			case "ext_resource":
-				if a["type"] == "Script" {
-					ext[a["id"]] = a["path"]
-				}
-			case "node":
-				name := a["name"]
-				parent, hasParent := a["parent"]
-				switch {
-				case !hasParent:
-					root = name
-					cur = name
-				case parent == ".":
-					cur = root + "/" + name
-				default:
-					cur = root + "/" + parent + "/" + name
-				}
-			}
+	f, err := resource.Read([]byte(src), resource.Options{})
+	if err != nil || f.Scene == nil || len(f.Scene.Nodes) == 0 {
+		return out
+	}
+	root := f.Scene.Nodes[0].Name
+	for _, n := range f.Scene.Nodes {
+		v, ok := n.Get("script")
+		ref, isRef := v.(variant.ResourceRef)
+		if !ok || !isRef {
 			continue
 		}
-		if cur != "" {
-			if m := tscnScript.FindStringSubmatch(strings.TrimSpace(line)); m != nil {
-				if p, ok := ext[m[1]]; ok {
-					out[cur] = p
-				}
+		var path string
+		switch ref.Kind {
+		case variant.RefExt:
+			if e := f.ExtByID(ref.ID); e != nil && e.Type == "Script" {
+				path = e.Path
 			}
+		case variant.RefPath:
+			path = ref.Path
 		}
+		if path == "" {
+			continue
+		}
+		np := root
+		if n.Parent != "" {
+			np = root + "/" + n.Path()
+		}
+		out[np] = path
 	}
 	return out
 }
@@ -197,7 +176,7 @@ func LoadProject(dir string, f variant.Family) ([]Node, error) {
 		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && p != ".") {
 			return fs.SkipDir
 		}
-		if d.IsDir() || path.Ext(p) != ".tscn" {
+		if d.IsDir() || path.Ext(p) != ".tscn" && path.Ext(p) != ".scn" {
 			return nil
 		}
 		src, err := fs.ReadFile(fsys, p)

@@ -1,18 +1,16 @@
 package multiplayer
 
 import (
-	"bufio"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/gdvar/gdvar/gdtext"
+	"github.com/gdvar/gdvar/resource"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -71,102 +69,22 @@ func (p *Project) AddTo(h *Host) error {
 	return nil
 }
 
-// tscnScene is a text scene as ReadProject needs it.
-type tscnScene struct {
-	file  string // res:// path
-	uid   string
-	ext   map[string]string // ext_resource id → res:// path
-	subs  map[string]*tscnSection
-	nodes []*tscnSection // in file (tree) order
+// projectScene is a scene of the project as ReadProject needs it, read
+// by package resource (text .tscn or binary .scn).
+type projectScene struct {
+	file string // res:// path
+	f    *resource.File
 }
 
-type tscnSection struct {
-	kind  string // node, sub_resource, …
-	attrs map[string]string
-	props []tscnProp // in file order
-	path  string     // node: path from the scene root, "." for the root
-}
-
-type tscnProp struct{ key, val string }
-
-func (s *tscnSection) get(key string) (string, bool) {
-	for _, p := range s.props {
-		if p.key == key {
-			return p.val, true
-		}
-	}
-	return "", false
-}
-
-var (
-	tscnProperty = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_/]*)\s*=\s*(.*)$`)
-	tscnCall     = regexp.MustCompile(`^(?:SubResource|ExtResource)\(\s*"?([^")\s]+)"?\s*\)$`)
-	tscnUID      = regexp.MustCompile(`\buid="([^"]+)"`)
-)
-
-// parseTscn reads the sections and one-line properties of a text scene.
-func parseTscn(file, src string) *tscnScene {
-	sc := &tscnScene{file: file, ext: map[string]string{}, subs: map[string]*tscnSection{}}
-	var cur *tscnSection
-	s := bufio.NewScanner(strings.NewReader(src))
-	s.Buffer(nil, 4<<20)
-	for s.Scan() {
-		line := strings.TrimSpace(s.Text())
-		if m := tscnHeader.FindStringSubmatch(line); m != nil {
-			a := attrs(m[2])
-			cur = &tscnSection{kind: m[1], attrs: a}
-			switch m[1] {
-			case "gd_scene":
-				if u := tscnUID.FindStringSubmatch(line); u != nil {
-					sc.uid = u[1]
-				}
-			case "ext_resource":
-				sc.ext[a["id"]] = a["path"]
-				if u := tscnUID.FindStringSubmatch(line); u != nil {
-					sc.ext[u[1]] = a["path"]
-				}
-			case "sub_resource":
-				sc.subs[a["id"]] = cur
-			case "node":
-				parent, hasParent := a["parent"]
-				switch {
-				case !hasParent:
-					cur.path = "."
-				case parent == ".":
-					cur.path = a["name"]
-				default:
-					cur.path = parent + "/" + a["name"]
-				}
-				sc.nodes = append(sc.nodes, cur)
-			}
-			continue
-		}
-		if cur != nil {
-			if m := tscnProperty.FindStringSubmatch(line); m != nil {
-				cur.props = append(cur.props, tscnProp{m[1], strings.TrimSpace(m[2])})
-			}
-		}
-	}
-	return sc
-}
-
-func (sc *tscnScene) root() *tscnSection {
-	if len(sc.nodes) == 0 {
+func (sc *projectScene) root() *resource.Node {
+	if sc.f.Scene == nil || len(sc.f.Scene.Nodes) == 0 {
 		return nil
 	}
-	return sc.nodes[0]
+	return &sc.f.Scene.Nodes[0]
 }
 
-// textValue parses a property value in Godot's text form.
-func textValue(s string) (variant.Value, error) {
-	return gdtext.Parse(s, gdtext.ParseOptions{})
-}
-
-func textString(s string) string {
-	v, err := textValue(s)
-	if err != nil {
-		return strings.Trim(s, `"`)
-	}
+// textString is the text of a NodePath, String or StringName value.
+func textString(v variant.Value) string {
 	switch v := v.(type) {
 	case variant.NodePath:
 		return v.String()
@@ -175,17 +93,33 @@ func textString(s string) string {
 	case variant.StringName:
 		return string(v)
 	}
-	return strings.Trim(s, `"`)
+	return ""
+}
+
+// boolOf and numberOf read a property as the engine's setters convert it.
+func boolOf(v variant.Value) bool {
+	b, ok := v.(variant.Bool)
+	return ok && bool(b)
+}
+
+func numberOf(v variant.Value) (float64, bool) {
+	switch v := v.(type) {
+	case variant.Int:
+		return float64(v), true
+	case variant.Float:
+		return float64(v), true
+	}
+	return 0, false
 }
 
 // replicationConfig reads a SceneReplicationConfig as the engine's _set
 // applies its keys, in file order: properties/N/path adds a property
 // (spawn on, mode always), then replication_mode, spawn, and the older
 // sync and watch booleans change it.
-func replicationConfig(sub *tscnSection) ([]SyncProperty, error) {
+func replicationConfig(sub *resource.Resource) ([]SyncProperty, error) {
 	var props []SyncProperty
-	for _, kv := range sub.props {
-		rest, ok := strings.CutPrefix(kv.key, "properties/")
+	for _, kv := range sub.Properties {
+		rest, ok := strings.CutPrefix(kv.Name, "properties/")
 		if !ok {
 			continue
 		}
@@ -195,7 +129,7 @@ func replicationConfig(sub *tscnSection) ([]SyncProperty, error) {
 			continue
 		}
 		if what == "path" && idx == len(props) {
-			props = append(props, SyncProperty{Path: textString(kv.val), Spawn: true, Mode: ReplicateAlways})
+			props = append(props, SyncProperty{Path: textString(kv.Value), Spawn: true, Mode: ReplicateAlways})
 			continue
 		}
 		if idx < 0 || idx >= len(props) {
@@ -204,21 +138,21 @@ func replicationConfig(sub *tscnSection) ([]SyncProperty, error) {
 		p := &props[idx]
 		switch what {
 		case "replication_mode":
-			n, err := strconv.Atoi(kv.val)
-			if err != nil || n < 0 || n > int(ReplicateOnChange) {
-				return nil, fmt.Errorf("property %s: replication_mode %s", p.Path, kv.val)
+			n, ok := kv.Value.(variant.Int)
+			if !ok || n < 0 || n > variant.Int(ReplicateOnChange) {
+				return nil, fmt.Errorf("property %s: replication_mode %v", p.Path, kv.Value)
 			}
 			p.Mode = ReplicationMode(n)
 		case "spawn":
-			p.Spawn = kv.val == "true"
+			p.Spawn = boolOf(kv.Value)
 		case "sync":
-			if kv.val == "true" {
+			if boolOf(kv.Value) {
 				p.Mode = ReplicateAlways
 			} else if p.Mode == ReplicateAlways {
 				p.Mode = ReplicateNever
 			}
 		case "watch":
-			if kv.val == "true" {
+			if boolOf(kv.Value) {
 				p.Mode = ReplicateOnChange
 			} else if p.Mode == ReplicateOnChange {
 				p.Mode = ReplicateNever
@@ -230,30 +164,34 @@ func replicationConfig(sub *tscnSection) ([]SyncProperty, error) {
 
 // synchronizer reads a MultiplayerSynchronizer node of sc; name is its
 // path as the declaration names it.
-func (sc *tscnScene) synchronizer(n *tscnSection, name string) (Synchronizer, error) {
+func (sc *projectScene) synchronizer(n *resource.Node, name string) (Synchronizer, error) {
 	s := Synchronizer{Name: name, Root: ".."}
-	if v, ok := n.get("root_path"); ok {
+	if v, ok := n.Get("root_path"); ok {
 		s.Root = textString(v)
 	}
 	seconds := func(key string) time.Duration {
-		v, ok := n.get(key)
+		v, ok := n.Get(key)
 		if !ok {
 			return 0
 		}
-		f, _ := strconv.ParseFloat(v, 64)
+		f, _ := numberOf(v)
 		return time.Duration(f * float64(time.Second))
 	}
 	s.ReplicationInterval = seconds("replication_interval")
 	s.DeltaInterval = seconds("delta_interval")
-	if v, ok := n.get("public_visibility"); ok && v == "false" {
+	if v, ok := n.Get("public_visibility"); ok && !boolOf(v) {
 		s.Hidden = true
 	}
-	if v, ok := n.get("replication_config"); ok {
-		m := tscnCall.FindStringSubmatch(v)
-		if m == nil || sc.subs[m[1]] == nil {
-			return s, fmt.Errorf("%s: synchronizer %s: replication_config %s is not a sub-resource of the scene", sc.file, name, v)
+	if v, ok := n.Get("replication_config"); ok {
+		ref, isRef := v.(variant.ResourceRef)
+		var sub *resource.Resource
+		if isRef && ref.Kind == variant.RefSub {
+			sub = sc.f.SubByID(ref.ID)
 		}
-		props, err := replicationConfig(sc.subs[m[1]])
+		if sub == nil {
+			return s, fmt.Errorf("%s: synchronizer %s: replication_config %v is not a sub-resource of the scene", sc.file, name, v)
+		}
+		props, err := replicationConfig(sub)
 		if err != nil {
 			return s, fmt.Errorf("%s: synchronizer %s: %w", sc.file, name, err)
 		}
@@ -263,7 +201,7 @@ func (sc *tscnScene) synchronizer(n *tscnSection, name string) (Synchronizer, er
 }
 
 // ReadProject reads a Godot 4 project in dir: the RPC declarations (as
-// LoadProject) and, from the text scenes (.tscn), every MultiplayerSpawner
+// LoadProject) and, from the scenes (.tscn and .scn, read by package resource), every MultiplayerSpawner
 // with its spawnable scenes and every MultiplayerSynchronizer with its
 // SceneReplicationConfig (the replication_mode form and the older
 // sync/watch booleans). Paths are those the nodes have when each scene's
@@ -277,7 +215,7 @@ func ReadProject(dir string) (*Project, error) {
 		return nil, err
 	}
 	fsys := os.DirFS(dir)
-	scenes := map[string]*tscnScene{} // by res:// path and by uid
+	scenes := map[string]*projectScene{} // by res:// path and by uid
 	var files []string
 	err = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -286,17 +224,24 @@ func ReadProject(dir string) (*Project, error) {
 		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && p != "." {
 			return fs.SkipDir
 		}
-		if d.IsDir() || path.Ext(p) != ".tscn" {
+		if d.IsDir() || path.Ext(p) != ".tscn" && path.Ext(p) != ".scn" {
 			return nil
 		}
 		src, err := fs.ReadFile(fsys, p)
 		if err != nil {
 			return err
 		}
-		sc := parseTscn("res://"+p, string(src))
+		f, err := resource.Read(src, resource.Options{})
+		if err != nil {
+			return fmt.Errorf("res://%s: %w", p, err)
+		}
+		if !f.IsScene() {
+			return nil
+		}
+		sc := &projectScene{file: "res://" + p, f: f}
 		scenes[sc.file] = sc
-		if sc.uid != "" {
-			scenes[sc.uid] = sc
+		if f.UID.Valid() {
+			scenes[f.UID.String()] = sc
 		}
 		files = append(files, sc.file)
 		return nil
@@ -319,25 +264,25 @@ func ReadProject(dir string) (*Project, error) {
 		if root == nil {
 			continue
 		}
-		rootName := root.attrs["name"]
-		for _, n := range sc.nodes {
-			if n.attrs["type"] != "MultiplayerSpawner" {
+		rootName := root.Name
+		for i := range sc.f.Scene.Nodes {
+			n := &sc.f.Scene.Nodes[i]
+			if n.Type != "MultiplayerSpawner" {
 				continue
 			}
-			sp := Spawner{Path: fullPath(rootName, n.path), SpawnPath: ""}
-			if v, ok := n.get("spawn_path"); ok {
+			sp := Spawner{Path: fullPath(rootName, n.Path()), SpawnPath: ""}
+			if v, ok := n.Get("spawn_path"); ok {
 				sp.SpawnPath = textString(v)
 			}
-			if v, ok := n.get("_spawnable_scenes"); ok {
-				list, err := textValue(v)
-				if err != nil {
-					return nil, fmt.Errorf("%s: spawner %s: _spawnable_scenes: %w", f, n.path, err)
+			if v, ok := n.Get("_spawnable_scenes"); ok {
+				arr, isList := v.(variant.PackedStringArray)
+				if !isList {
+					return nil, fmt.Errorf("%s: spawner %s: _spawnable_scenes is %v, not a PackedStringArray", f, n.Path(), v.Type())
 				}
-				arr, _ := list.(variant.PackedStringArray)
 				for _, res := range arr {
 					ssc := scenes[res]
 					if ssc == nil {
-						return nil, fmt.Errorf("%s: spawner %s: spawnable scene %s not found in the project", f, n.path, res)
+						return nil, fmt.Errorf("%s: spawner %s: spawnable scene %s not found in the project", f, n.Path(), res)
 					}
 					spawnable[ssc.file] = true
 					scene, err := readScene(ssc, rpcs)
@@ -355,12 +300,13 @@ func ReadProject(dir string) (*Project, error) {
 		if spawnable[f] || sc.root() == nil {
 			continue
 		}
-		rootName := sc.root().attrs["name"]
-		for _, n := range sc.nodes {
-			if n.attrs["type"] != "MultiplayerSynchronizer" {
+		rootName := sc.root().Name
+		for i := range sc.f.Scene.Nodes {
+			n := &sc.f.Scene.Nodes[i]
+			if n.Type != "MultiplayerSynchronizer" {
 				continue
 			}
-			s, err := sc.synchronizer(n, fullPath(rootName, n.path))
+			s, err := sc.synchronizer(n, fullPath(rootName, n.Path()))
 			if err != nil {
 				return nil, err
 			}
@@ -372,19 +318,20 @@ func ReadProject(dir string) (*Project, error) {
 
 // readScene reads a spawnable scene: its synchronizers in tree order and
 // the RPC nodes LoadProject found in it (at its root's name).
-func readScene(sc *tscnScene, rpcs map[string][]Method) (Scene, error) {
+func readScene(sc *projectScene, rpcs map[string][]Method) (Scene, error) {
 	s := Scene{Path: sc.file}
-	rootName := sc.root().attrs["name"]
-	for _, n := range sc.nodes {
-		if n.attrs["type"] == "MultiplayerSynchronizer" {
-			sy, err := sc.synchronizer(n, n.path)
+	rootName := sc.root().Name
+	for i := range sc.f.Scene.Nodes {
+		n := &sc.f.Scene.Nodes[i]
+		if n.Type == "MultiplayerSynchronizer" {
+			sy, err := sc.synchronizer(n, n.Path())
 			if err != nil {
 				return s, err
 			}
 			s.Synchronizers = append(s.Synchronizers, sy)
 		}
-		if m, ok := rpcs[fullPath(rootName, n.path)]; ok {
-			s.Nodes = append(s.Nodes, Node{Path: n.path, Methods: m})
+		if m, ok := rpcs[fullPath(rootName, n.Path())]; ok {
+			s.Nodes = append(s.Nodes, Node{Path: n.Path(), Methods: m})
 		}
 	}
 	return s, nil

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/gdvar/gdvar/resource"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -95,5 +96,34 @@ script = ExtResource( 1 )
 	if len(nodes) != 1 || nodes[0].Path != "Main/Player" || len(nodes[0].Methods) != 2 ||
 		nodes[0].Methods[1] != (Method{Name: "hit", Mode: Authority, Transfer: Reliable, CallLocal: true}) {
 		t.Errorf("nodes %+v", nodes)
+	}
+}
+
+// SceneScripts reads binary scenes (.scn) as well as text ones.
+func TestSceneScriptsBinary(t *testing.T) {
+	text := `[gd_scene load_steps=2 format=3]
+
+[ext_resource type="Script" path="res://player.gd" id="1_abc"]
+
+[node name="Main" type="Node"]
+
+[node name="World" type="Node2D" parent="."]
+
+[node name="Player" type="Node2D" parent="World"]
+script = ExtResource("1_abc")
+`
+	f, err := resource.ReadText([]byte(text), resource.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := f.EncodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{text, string(bin)} {
+		got := SceneScripts(src)
+		if len(got) != 1 || got["Main/World/Player"] != "res://player.gd" {
+			t.Errorf("SceneScripts = %v", got)
+		}
 	}
 }

@@ -191,6 +191,8 @@ func (e *encoder) value(b []byte, v Value, depth int) ([]byte, error) {
 		return wire.AppendU64(b, uint64(v)), nil
 	case *Object:
 		return e.object(b, v, depth)
+	case ResourceRef:
+		return b, e.unsupported(b, TypeObject, "a resource reference ("+v.String()+") exists only inside resource files")
 	case Callable:
 		return e.header(b, TypeCallable, 0)
 	case Signal:

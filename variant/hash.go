@@ -150,6 +150,11 @@ func (k *keyHasher) value(v Value, part bool) {
 			k.str(p.Name)
 			k.value(p.Value, true)
 		}
+	case ResourceRef:
+		k.h.WriteByte(3 + byte(v.Kind))
+		k.str(v.ID)
+		k.str(v.Path)
+		k.str(v.Class)
 	case PackedByteArray:
 		k.word(uint64(len(v)))
 		k.h.Write(v)

@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"encoding/base64"
 	"fmt"
 	"strconv"
 	"strings"
@@ -22,6 +23,22 @@ type TextOptions struct {
 	// used are then proportional to MaxBytes, not to the value. A cut text
 	// is at most MaxBytes+len(TextCut) bytes long and cannot be parsed.
 	MaxBytes int
+	// ResourceFormat, when positive, writes values as resource files
+	// (.tres, .tscn) of that text format hold them: Strings escape only
+	// '"' and '\\' (line breaks and other characters are written as they
+	// are, as the engine's resource saver writes them), a typed
+	// container whose element type is a script named by an id rather than
+	// a path (no "://") is Array[ExtResource("id")], and from format 4
+	// (Godot 4.3+) a PackedByteArray is its base64 string,
+	// PackedByteArray("AQID").
+	ResourceFormat int
+	// Reals32 writes the real components of math types (vectors,
+	// transforms, packed vector arrays) that a float32 holds exactly with
+	// the digits of that float32, as single-precision engines write them
+	// ("0.87758255" rather than "0.8775825500488281"): the text then reads
+	// back to the same float32, which is all such an engine, or a
+	// single-precision binary resource file, holds.
+	Reals32 bool
 }
 
 // TextCut marks the end of a text that TextOptions.MaxBytes cut short.
@@ -44,7 +61,7 @@ func AppendText(dst []byte, v Value, o TextOptions) ([]byte, error) {
 	if !f.valid() {
 		return dst, &TextError{Msg: "unknown engine family " + strconv.Itoa(int(f)) + " (want 3 or 4)"}
 	}
-	w := writer{buf: dst, start: len(dst), max: max(o.MaxBytes, 0), g3: f == Godot3, multiline: o.Multiline}
+	w := writer{buf: dst, start: len(dst), max: max(o.MaxBytes, 0), g3: f == Godot3, multiline: o.Multiline, resFmt: o.ResourceFormat, reals32: o.Reals32}
 	if err := w.value(v, 0); err != nil {
 		return dst, err.(*formatError).textError()
 	}
@@ -129,6 +146,8 @@ type writer struct {
 	g3        bool
 	multiline bool
 	lenient   bool // never fail: write what cannot be expressed as best it can
+	resFmt    int  // TextOptions.ResourceFormat
+	reals32   bool // TextOptions.Reals32
 }
 
 // full reports whether the text has reached its limit. The first time it
@@ -246,6 +265,8 @@ func (w *writer) value(v Value, depth int) error {
 		return w.dictionary(v, depth)
 	case *Array:
 		return w.array(v, depth)
+	case ResourceRef:
+		return w.resourceRef(v)
 	}
 	return w.leaf(v)
 }
@@ -268,6 +289,9 @@ func (w *writer) leaf(v Value) error {
 	case Float:
 		w.buf = appendReal(w.buf, float64(v), realDouble, true, w.g3)
 	case String:
+		if w.resFmt > 0 {
+			return w.quoteMultiline(string(v))
+		}
 		return w.quote(string(v))
 	case StringName:
 		w.buf = append(w.buf, '&')
@@ -301,6 +325,12 @@ func (w *writer) leaf(v Value) error {
 		w.buf = strconv.AppendInt(w.buf, int64(v.Object), 10)
 		w.str(")")
 	case PackedByteArray:
+		if w.resFmt >= 4 && !w.g3 {
+			w.str("PackedByteArray(\"")
+			w.str(base64.StdEncoding.EncodeToString(v))
+			w.str("\")")
+			return nil
+		}
 		w.open(w.typeName(TypePackedByteArray))
 		for i, x := range v {
 			if !w.sep(i) {
@@ -402,12 +432,21 @@ func (w *writer) realList(xs ...float64) {
 		if !w.sep(i) {
 			break
 		}
-		w.buf = appendReal(w.buf, x, realT, false, w.g3)
+		w.appendRealT(x)
 	}
 }
 
 // math writes a fixed-size math value, whose type has the facts f: its
 // constructor with its components in wire order (a Basis row by row).
+// appendRealT appends a real component of a math type.
+func (w *writer) appendRealT(x float64) {
+	if w.reals32 && float64(float32(x)) == x {
+		w.buf = appendReal(w.buf, x, realFloat, false, w.g3)
+		return
+	}
+	w.buf = appendReal(w.buf, x, realT, false, w.g3)
+}
+
 func (w *writer) math(v Value, f *TypeFacts) {
 	var buf [16]float64
 	w.open(w.typeName(v.Type()))
@@ -417,7 +456,7 @@ func (w *writer) math(v Value, f *TypeFacts) {
 		}
 		switch {
 		case f.Reals > 0:
-			w.buf = appendReal(w.buf, x, realT, false, w.g3)
+			w.appendRealT(x)
 		case f.Ints > 0:
 			w.buf = strconv.AppendInt(w.buf, int64(x), 10)
 		default:
@@ -440,6 +479,38 @@ func (w *writer) math(v Value, f *TypeFacts) {
 // PoolByteArray.get_string_from_utf8, …), and so does the parser of package
 // gdtext. String methods (lenient) write them as U+FFFD, and any byte that
 // is not part of a character as U+FFFD.
+// quoteMultiline writes a String as resource files hold it
+// (String::c_escape_multiline): only '"' and '\\' are escaped, and NUL,
+// which the file cannot hold, as \u0000.
+func (w *writer) quoteMultiline(s string) error {
+	if w.g3 && !Godot3.ValidString(s) {
+		return errorf("string %q is not one Godot 3 can hold", s)
+	} else if !w.g3 && !utf8.ValidString(s) {
+		return errorf("string %q is not valid UTF-8", s)
+	}
+	w.buf = append(w.buf, '"')
+	start := 0
+	for i := 0; i < len(s); i++ {
+		var esc string
+		switch s[i] {
+		case '"':
+			esc = `\"`
+		case '\\':
+			esc = `\\`
+		case 0:
+			esc = `\u0000`
+		default:
+			continue
+		}
+		w.str(s[start:i])
+		w.str(esc)
+		start = i + 1
+	}
+	w.str(s[start:])
+	w.buf = append(w.buf, '"')
+	return nil
+}
+
 func (w *writer) quote(s string) error {
 	if !w.lenient {
 		if w.g3 && !Godot3.ValidString(s) {
@@ -640,7 +711,11 @@ func (w *writer) containerType(c ContainerType) error {
 		if c.Name == "" && !w.lenient {
 			return errorf("container script path is empty")
 		}
-		w.str("Resource(")
+		if w.resFmt > 0 && !strings.Contains(c.Name, "://") {
+			w.str("ExtResource(")
+		} else {
+			w.str("Resource(")
+		}
 		if err := w.quote(c.Name); err != nil {
 			return err
 		}

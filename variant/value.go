@@ -11,7 +11,8 @@ import "strings"
 //	Projection, Color, ObjectID, *Object, *Dictionary, *Array,
 //	PackedByteArray, PackedInt32Array, PackedInt64Array, PackedFloat32Array,
 //	PackedFloat64Array, PackedStringArray, PackedVector2Array,
-//	PackedVector3Array, PackedColorArray, PackedVector4Array.
+//	PackedVector3Array, PackedColorArray, PackedVector4Array,
+//	and inside resource files ResourceRef.
 //
 // Godot 3 types map onto the same Go types: REAL is Float, Quat is
 // Quaternion, Transform is Transform3D, PoolIntArray is PackedInt32Array,

@@ -19,6 +19,7 @@
 //	gdvar inspect [--godot 3|4] [--value | --file] [--hex] [--password P | --key HEX] [FILE|-]
 //	gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4] [FILE|-]
 //	gdvar pck list|extract|pack|verify|cat [flags] PACK ...
+//	gdvar res dump [--json] FILE | gdvar res convert [--to FORM] IN OUT
 //	gdvar help [CMD]
 //	gdvar --version
 //
@@ -54,6 +55,7 @@ Usage:
   gdvar convert [--from FORMAT] --to FORMAT [--godot 3|4] [--to-godot 3|4]
                 [flags] [FILE|-]
   gdvar pck list|extract|pack|verify|cat [flags] PACK ...
+  gdvar res dump [--json] FILE | gdvar res convert [--to FORM] IN OUT
   gdvar help [CMD]
   gdvar --version
 
@@ -72,6 +74,8 @@ Commands:
   inspect  show encoded bytes field by field, and where and why they are bad
   convert  between binary, text, JSON and typed JSON, and between families
   pck      list, extract, verify, cat and build resource packs (.pck)
+  res      print resource files (.tres/.tscn, .res/.scn) and convert them
+           between the text and binary forms
   help     the details of a command, with examples
 
 Input is raw bytes, or text with --hex or --base64 (what
@@ -105,6 +109,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 	"convert": runConvert,
 	"host":    runHost,
 	"pck":     runPck,
+	"res":     runRes,
 }
 
 // run is the whole command; it returns the exit status: 0 on success, 1 when
