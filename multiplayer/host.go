@@ -585,6 +585,13 @@ func (h *Host) writeLoop(p *hostPeer) {
 			return
 		}
 		if err := p.link.WriteFrame(f); err != nil {
+			if errors.Is(err, net.ErrClosed) {
+				// The connection is closing (the peer left, or the host
+				// closed it): the read side reports why, as a leave.
+				p.q.close()
+				p.link.Close()
+				return
+			}
 			h.drop(p, err)
 			return
 		}

@@ -59,3 +59,45 @@ func TestWebSocketOriginRefusalLogged(t *testing.T) {
 		t.Errorf("%d lines logged:\n%s", lines, text)
 	}
 }
+
+// A client that leaves while the host is sending to it leaves normally:
+// OnDisconnect gets nil and nothing is logged as a drop, however the
+// host's writes and the closing handshake interleave.
+func TestLeaveWhileSendingIsNormal(t *testing.T) {
+	var out refusalLogBuffer
+	left := make(chan error, 64)
+	node := Node{Path: "Main", Methods: []Method{{Name: "tick", Mode: Authority}}}
+	h, url := startHost(t, HostOptions{
+		Logger:       slog.New(slog.NewTextHandler(&out, nil)),
+		OnDisconnect: func(_ PeerID, err error) { left <- err },
+	}, node)
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				h.Call(0, "Main", "tick")
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}()
+	for i := range 20 {
+		c := join(t, url, ClientOptions{}, node)
+		time.Sleep(time.Duration(i%4) * time.Millisecond)
+		c.Close()
+		select {
+		case err := <-left:
+			if err != nil {
+				t.Errorf("leave %d: %v", i, err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("leave %d not reported", i)
+		}
+	}
+	if strings.Contains(out.String(), "dropping peer") {
+		t.Errorf("a normal leave was logged as a drop:\n%s", out.String())
+	}
+}

@@ -482,6 +482,11 @@ func (t *wsTransport) writePayload(p []byte) error {
 	if err == nil {
 		t.woff += int64(len(p))
 	}
+	if errors.Is(err, websocket.ErrCloseSent) {
+		// The closing handshake has begun (the peer closed, and the
+		// library answered): the connection is closing, not failing.
+		return fmt.Errorf("peer: websocket closing: %w", net.ErrClosed)
+	}
 	return err
 }
 
