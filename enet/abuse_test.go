@@ -211,7 +211,7 @@ func TestFragmentBomb(t *testing.T) {
 	if waiting > 1<<20+32<<20 {
 		t.Fatalf("waiting %d beyond the budget", waiting)
 	}
-	if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 8<<20 {
 		t.Fatalf("allocated %d MiB for %d one-byte fragments", grew>>20, n)
 	}
 	t.Logf("%d bomb fragments: %d bytes charged, %d KiB allocated", n, waiting, (after.TotalAlloc-before.TotalAlloc)>>10)

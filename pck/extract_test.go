@@ -52,6 +52,23 @@ func TestExtractRefusesEscapes(t *testing.T) {
 	}
 }
 
+// A pack with an unsafe path is refused before anything is written: not
+// even the output directory is made, whatever entries come first.
+func TestExtractRefusesBeforeWriting(t *testing.T) {
+	data := rawV1(3, []rawEntry{{"res://a.txt", 0, 0}, {"res://b/c.txt", 0, 0}, {"../evil", 0, 0}}, nil)
+	r, err := open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := r.Extract(dir, ExtractOptions{}); !errors.Is(err, ErrUnsafePath) {
+		t.Fatalf("extract: %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the output directory was made: %v", err)
+	}
+}
+
 // A symbolic link already in the directory does not lead out of it.
 func TestExtractSymlink(t *testing.T) {
 	dir, outside := t.TempDir(), t.TempDir()

@@ -74,7 +74,7 @@ func TestHostileOverlap(t *testing.T) {
 }
 
 func TestHostilePaths(t *testing.T) {
-	evil := []string{"../evil", "res://../../evil", "a/../../evil", "/etc/passwd", "res:///abs", `C:\win`, "c:/win", `a\..\b`, "", "res://", "."}
+	evil := []string{"../evil", "res://../../evil", "a/../../evil", "/etc/passwd", "res:///abs", `C:\win`, "c:/win", `a\..\b`, "", "res://", ".", "res://bad\xff.txt"}
 	var entries []rawEntry
 	for _, p := range evil {
 		entries = append(entries, rawEntry{p, 0, 0})

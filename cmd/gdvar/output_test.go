@@ -34,6 +34,9 @@ var outputCommands = []struct {
 	{"", []string{"help", "decode"}},
 	{"", []string{"decode", "--help"}},
 	{"", []string{"--version"}},
+	{"", []string{"pck", "list", "../../pck/testdata/engine/godot3.2.3.pck"}},
+	{"", []string{"pck", "list", "--json", "../../pck/testdata/engine/godot3.2.3.pck"}},
+	{"", []string{"pck", "cat", "../../pck/testdata/engine/godot3.2.3.pck", "res://a.txt"}},
 }
 
 // TestLostOutputFails runs every command that writes to standard output
