@@ -136,6 +136,12 @@ type HostOptions struct {
 	// Observe, when set, sees every packet the host receives, decoded as
 	// far as the host can; for tracing. It runs on the peer's goroutine.
 	Observe func(e *Event)
+	// Meter, when set, receives the host's counts, for metrics.
+	Meter Meter
+	// QueueBudget, when set, is charged every byte queued for the host's
+	// peers besides MaxQueuedBytes: a budget shared by the rooms of a
+	// process, say. A peer whose packet does not fit is dropped.
+	QueueBudget *ByteBudget
 }
 
 // Event describes one packet received by a Host, for HostOptions.Observe.
@@ -195,6 +201,7 @@ type hostPeer struct {
 	relayed map[PeerID]*remote // paths announced to other peers through the relay, for Observe
 	errs    int
 	dropErr error
+	wdone   chan struct{} // closed when the peer's writer has ended
 }
 
 // NewHost returns a host that knows the given nodes and their RPCs.
@@ -265,14 +272,13 @@ func (h *Host) ServeLink(link Link) error {
 		link.Close()
 		return err
 	}
-	done := make(chan struct{})
 	go func() {
 		h.writeLoop(p)
-		close(done)
+		close(p.wdone)
 	}()
 	err = h.readLoop(p)
 	h.leave(p, err)
-	<-done
+	<-p.wdone
 	link.Close()
 	if err == io.EOF {
 		return nil
@@ -313,7 +319,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
 		}
 	}
-	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
+	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes, h.o.QueueBudget), remote: newRemote(), wdone: make(chan struct{})}
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
@@ -393,6 +399,9 @@ func (h *Host) admitLocked(p *hostPeer) {
 		}
 	}
 	p.admitted = true
+	if h.o.Meter != nil {
+		h.o.Meter.Joined()
+	}
 	if h.o.OnConnect != nil {
 		id := p.id
 		go h.o.OnConnect(id)
@@ -427,7 +436,10 @@ func (h *Host) leave(p *hostPeer, err error) {
 	}
 	admitted := p.admitted
 	h.mu.Unlock()
-	p.q.close()
+	p.q.discard()
+	if admitted && h.o.Meter != nil {
+		h.o.Meter.Left()
+	}
 	if err == io.EOF {
 		err = nil
 	}
@@ -443,14 +455,21 @@ func (h *Host) drop(p *hostPeer, err error) {
 		p.dropErr = err
 	}
 	h.mu.Unlock()
-	h.log.Warn("multiplayer: dropping peer", "peer", p.id, "err", err)
+	h.log.Warn("multiplayer: dropping peer", "peer", p.id, "addr", addrOf(p.link), "err", err)
+	if h.o.Meter != nil {
+		h.o.Meter.Dropped(Reason(err))
+	}
 	p.q.close()
 	p.link.Close()
 }
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
 func (h *Host) frameLocked(p *hostPeer, f Frame) {
-	if !p.q.push(f) {
+	if p.q.push(f) {
+		if h.o.Meter != nil && f.Kind == FrameData {
+			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))
+		}
+	} else if !h.closed { // a closing host refuses new frames, as it should
 		if p.dropErr == nil {
 			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
 			go h.drop(p, p.dropErr)
@@ -497,6 +516,9 @@ func (h *Host) readLoop(p *hostPeer) error {
 			h.peerError(p, &Event{From: p.id}, perr(0, CmdUnknown, ErrInvalidPacket, "a client sent a system message"))
 			continue
 		}
+		if h.o.Meter != nil {
+			h.o.Meter.PacketIn(commandOf(h.o.Godot, f.Data), len(f.Data))
+		}
 		if h.o.Godot == variant.Godot3 {
 			err = h.receive3(p, f)
 		} else {
@@ -524,6 +546,9 @@ func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 // logs them.
 func (h *Host) refuse(p *hostPeer, err error) bool {
 	h.log.Debug("multiplayer: refused packet", "peer", p.id, "err", err)
+	if h.o.Meter != nil {
+		h.o.Meter.Refused(Reason(err))
+	}
 	if _, isCall := errors.AsType[*CallError](err); isCall {
 		return false
 	}
@@ -619,17 +644,21 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		}
 		h.sendLocked(t, out, f.Channel, f.Mode)
 		h.mu.Unlock()
+		h.countRelayed(1)
 		h.observeRelayed(p, target, e)
 		return nil
 	}
+	n := 0
 	for _, oid := range h.order {
 		o := h.peers[oid]
 		if o == p || oid == -target || !o.admitted {
 			continue
 		}
 		h.sendLocked(o, out, f.Channel, f.Mode)
+		n++
 	}
 	h.mu.Unlock()
+	h.countRelayed(n)
 	if target == -1 {
 		h.observeRelayed(p, target, e)
 		return nil
@@ -662,6 +691,7 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 	forUs := f.To == HostID || f.To == Broadcast || f.To < 0 && f.To != -p.id
 	if f.To != HostID {
 		e.Relayed = true
+		n := 0
 		h.mu.Lock()
 		switch {
 		case f.To > 0:
@@ -672,14 +702,17 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 				return nil
 			}
 			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+			n = 1
 		default:
 			for _, oid := range h.order {
 				if oid != p.id && oid != -f.To {
 					h.frameLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+					n++
 				}
 			}
 		}
 		h.mu.Unlock()
+		h.countRelayed(n)
 	}
 	pkt, err := Parse(variant.Godot3, f.Data)
 	e.Packet = pkt
@@ -797,7 +830,11 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		nd, m, err := h.resolve(p.remote, e)
 		h.mu.Unlock()
 		if err == nil {
+			start := time.Now()
 			err = h.dispatch(h.ctx, HostID, nd, m, e)
+			if h.o.Meter != nil {
+				h.o.Meter.RPC(time.Since(start))
+			}
 		}
 		if err != nil {
 			h.refuseEvent(p, e, err)

@@ -3,18 +3,20 @@ package multiplayer
 import "sync"
 
 // outQueue is a peer's queue of frames to send, bounded in bytes: a client
-// that does not read cannot make the host hold more than the budget for it.
+// that does not read cannot make the host hold more than the budget for it,
+// nor more than the shared budget (a room's, the process's) allows.
 type outQueue struct {
 	mu     sync.Mutex
 	cond   sync.Cond
 	frames []Frame
 	bytes  int
 	budget int
+	shared *ByteBudget // nil: none
 	closed bool
 }
 
-func newOutQueue(budget int) *outQueue {
-	q := &outQueue{budget: budget}
+func newOutQueue(budget int, shared *ByteBudget) *outQueue {
+	q := &outQueue{budget: budget, shared: shared}
 	q.cond.L = &q.mu
 	return q
 }
@@ -25,7 +27,7 @@ func (q *outQueue) push(f Frame) bool {
 	n := len(f.Data) + 16
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed || q.bytes+n > q.budget {
+	if q.closed || q.bytes+n > q.budget || !q.shared.take(n) {
 		return false
 	}
 	f.Data = append([]byte(nil), f.Data...)
@@ -49,15 +51,36 @@ func (q *outQueue) pop() (Frame, bool) {
 	q.frames[0] = Frame{}
 	q.frames = q.frames[1:]
 	q.bytes -= len(f.Data) + 16
+	q.shared.give(len(f.Data) + 16)
 	if len(q.frames) == 0 {
 		q.frames = nil
 	}
 	return f, true
 }
 
+// queued returns the bytes waiting.
+func (q *outQueue) queued() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.bytes
+}
+
+// close ends the queue: what is queued is still popped. Once the peer is
+// gone, discard gives the rest back.
 func (q *outQueue) close() {
 	q.mu.Lock()
 	q.closed = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+// discard drops what is still queued, giving its bytes back to the shared
+// budget.
+func (q *outQueue) discard() {
+	q.mu.Lock()
+	q.closed = true
+	q.shared.give(q.bytes)
+	q.frames, q.bytes = nil, 0
 	q.cond.Broadcast()
 	q.mu.Unlock()
 }
