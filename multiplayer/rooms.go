@@ -216,6 +216,8 @@ type Room struct {
 
 	// under rs.mu
 	peers   int
+	pinned  int        // ServeListener calls keeping the room open
+	extra   []Listener // listeners of ServeListener, closed when the room ends
 	closing bool
 	timer   *time.Timer
 	done    chan struct{}
@@ -330,7 +332,7 @@ func (rs *Rooms) serve(room *Room, link Link) {
 // endIfEmpty ends room when it is still empty.
 func (rs *Rooms) endIfEmpty(room *Room) {
 	rs.mu.Lock()
-	end := room.peers == 0 && !room.closing && rs.rooms[room.name] == room
+	end := room.peers == 0 && room.pinned == 0 && !room.closing && rs.rooms[room.name] == room
 	if end {
 		room.closing = true
 		rs.wg.Add(1)
@@ -528,14 +530,50 @@ func (rs *Rooms) listenENet(room *Room, e *RoomsENet) error {
 		}
 		room.enet, room.port = l, port
 		rs.wg.Add(1)
-		go rs.acceptENet(room, l)
+		go rs.acceptLinks(room, l)
 		return nil
 	}
 	return fmt.Errorf("%w: no ENet port for room %q in %d-%d: %v", ErrTooManyRooms, room.name, e.FirstPort, e.LastPort, lastErr)
 }
 
-// acceptENet admits the ENet clients of room until its listener closes.
-func (rs *Rooms) acceptENet(room *Room, l Listener) {
+// ServeListener serves the clients l accepts in the room name, created
+// now when it does not exist, and keeps the room open (EmptyTimeout does
+// not end it) while l serves: for an ENet listener of one's own, say, since
+// ENet clients cannot name a room. It returns once l is closed, which
+// happens when the room ends (Room.Close, Shutdown), after its peers are
+// disconnected.
+func (rs *Rooms) ServeListener(l Listener, name string) error {
+	room, err := rs.get(context.Background(), name, false)
+	if err != nil {
+		l.Close()
+		return err
+	}
+	rs.mu.Lock()
+	if room.closing {
+		rs.mu.Unlock()
+		l.Close()
+		return ErrRoomClosed
+	}
+	room.pinned++
+	room.extra = append(room.extra, l)
+	if room.timer != nil {
+		room.timer.Stop()
+		room.timer = nil
+	}
+	rs.wg.Add(1)
+	rs.mu.Unlock()
+	rs.acceptLinks(room, l)
+	rs.mu.Lock()
+	room.pinned--
+	if room.peers == 0 && room.pinned == 0 && !room.closing && rs.o.EmptyTimeout > 0 {
+		room.timer = time.AfterFunc(rs.o.EmptyTimeout, func() { rs.endIfEmpty(room) })
+	}
+	rs.mu.Unlock()
+	return nil
+}
+
+// acceptLinks admits the clients l accepts into room until l closes.
+func (rs *Rooms) acceptLinks(room *Room, l Listener) {
 	defer rs.wg.Done()
 	for {
 		link, err := l.Accept(context.Background())
@@ -635,14 +673,20 @@ func (r *Room) end(ctx context.Context, code int, reason string) error {
 	}
 	rs.mu.Unlock()
 	err := r.host.shutdown(ctx, code, reason)
+	rs.mu.Lock()
+	ls := append([]Listener(nil), r.extra...)
+	rs.mu.Unlock()
 	if r.enet != nil {
-		// Let the DISCONNECTs go out before the socket closes.
-		if el, ok := r.enet.(*enetListener); ok {
+		ls = append(ls, r.enet)
+	}
+	for _, l := range ls {
+		// Let the DISCONNECTs go out before an ENet socket closes.
+		if el, ok := l.(*enetListener); ok {
 			for el.linkCount() > 0 && ctx.Err() == nil {
 				time.Sleep(5 * time.Millisecond)
 			}
 		}
-		r.enet.Close()
+		l.Close()
 	}
 	r.host.Close()
 	rs.mu.Lock()
