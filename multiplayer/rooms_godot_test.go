@@ -109,7 +109,7 @@ func TestGodot4Rooms(t *testing.T) {
 			if strings.Count(r.Stdout, "OK said") != 1 {
 				t.Errorf("a red client did not hear the other once")
 			}
-			redIDs = append(redIDs, regexp.MustCompile(`OK id (\d+)`).FindStringSubmatch(r.Stdout+"OK id 0")[1])
+			redIDs = append(redIDs, regexp.MustCompile(`OK id (\d+)`).FindStringSubmatch(r.Stdout + "OK id 0")[1])
 		case "blue":
 			if p := peersSeen(r.Stdout); len(p) != 1 || p[0] != "1" {
 				t.Errorf("the blue client saw peers %v, want the host alone", p)
