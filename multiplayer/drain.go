@@ -37,9 +37,21 @@ func (h *Host) shutdown(ctx context.Context, code int, reason string) error {
 	for _, p := range ps {
 		p.q.close()
 	}
+	ws := false
 	for _, p := range ps {
 		select {
 		case <-p.wdone:
+		case <-ctx.Done():
+		}
+		_, isWS := p.link.(*wsLink)
+		ws = ws || isWS
+	}
+	if ws {
+		// Godot's WebSocketMultiplayerPeer stops reading packets once the
+		// connection is closed, losing those it had received and not yet
+		// polled: give the clients a few frames to poll the last ones.
+		select {
+		case <-time.After(wsCloseDelay):
 		case <-ctx.Done():
 		}
 	}
@@ -56,6 +68,10 @@ func (h *Host) shutdown(ctx context.Context, code int, reason string) error {
 	h.wg.Wait()
 	return ctx.Err()
 }
+
+// wsCloseDelay is how long Shutdown waits, once what was queued for
+// WebSocket clients is written, before it closes their connections.
+const wsCloseDelay = 250 * time.Millisecond
 
 // closeLinkWith closes a link, telling a WebSocket client why.
 func closeLinkWith(l Link, code int, reason string) error {
