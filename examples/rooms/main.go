@@ -107,12 +107,20 @@ func run(ctx context.Context, args []string, logOut io.Writer, listening chan<- 
 	if listening != nil {
 		listening <- [2]string{wsLn.Addr().String(), adminLn.Addr().String()}
 	}
+	// Under Agones: Ready now, Health pings until the end, Shutdown once
+	// drained.
+	ag := newAgones(log)
+	health := make(chan struct{})
+	healthDone := make(chan struct{})
+	go func() { ag.ready(health); close(healthDone) }()
+	defer func() { close(health); <-healthDone }()
 	// ServeWebSocket drains when ctx is done: Drain (endMatch) for every
 	// match, then the players are disconnected.
 	if err := rs.ServeWebSocket(ctx, wsLn); err != nil {
 		log.Error("serving", "err", err)
 		return 1
 	}
+	ag.shutdown()
 	log.Info("stopped")
 	return 0
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"regexp"
@@ -212,5 +213,41 @@ func TestSIGTERM(t *testing.T) {
 	}
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("server: %v", err)
+	}
+}
+
+// Under Agones (a stand-in SDK server here), the server marks itself
+// Ready, pings Health, and asks for Shutdown once drained.
+func TestAgones(t *testing.T) {
+	var mu sync.Mutex
+	var calls []string
+	sdk := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		if n := len(calls); n == 0 || calls[n-1] != r.URL.Path {
+			calls = append(calls, r.URL.Path)
+		}
+		mu.Unlock()
+		w.Write([]byte("{}"))
+	}))
+	defer sdk.Close()
+	t.Setenv("AGONES_SDK_HTTP_PORT", sdk.URL[strings.LastIndexByte(sdk.URL, ':')+1:])
+	_, _, stop := startServer(t)
+	waitFor := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := len(calls)
+		mu.Unlock()
+		if n >= 2 || time.Now().After(waitFor) {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if code := stop(); code != 0 {
+		t.Errorf("exit %d", code)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := strings.Join(calls, " "); got != "/ready /health /shutdown" {
+		t.Errorf("SDK calls: %s", got)
 	}
 }
