@@ -221,6 +221,14 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		}
 		pr.note(stderr, "%s%s%s", prefix, msg, b.String())
 	}
+	// say reports the host's own events on standard error.
+	say := func(format string, args ...any) {
+		if *logFormat == "json" {
+			logger.Info("gdvar host: " + fmt.Sprintf(format, args...))
+		} else {
+			fmt.Fprintf(stderr, "gdvar host: "+format+"\n", args...)
+		}
+	}
 	var m *metrics.Metrics
 	reg := prometheus.NewRegistry()
 	if adminListen != "" {
@@ -291,7 +299,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		wg.Go(func() { srv.Serve(ln) })
 		// The admin listener outlives the drain, so that probes see it.
 		defer srv.Close()
-		fmt.Fprintf(stderr, "gdvar host: metrics on http://%s/metrics, health on /healthz and /readyz\n", ln.Addr())
+		say("metrics on http://%s/metrics, health on /healthz and /readyz", ln.Addr())
 	}
 	if useWS {
 		ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
@@ -300,7 +308,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 		wg.Go(func() { rs.ServeWebSocket(context.Background(), ln) })
-		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on ws://%s (a room each path: ws://%s/NAME)\n", fam, ln.Addr(), ln.Addr())
+		say("%s multiplayer host on ws://%s (a room each path: ws://%s/NAME)", fam, ln.Addr(), ln.Addr())
 	}
 	if enetListen != "" {
 		l, err := multiplayer.ListenENet(ctx, enetListen, multiplayer.ENetOptions{
@@ -314,16 +322,16 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			return 1
 		}
 		wg.Go(func() { rs.ServeListener(l, "") })
-		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on enet://%s (compression %s)\n", fam, l.Addr(), mode)
+		say("%s multiplayer host on enet://%s (compression %s)", fam, l.Addr(), mode)
 	}
 	<-ctx.Done()
-	fmt.Fprintln(stderr, "gdvar host: draining")
+	say("draining")
 	sctx, cancel := context.WithTimeout(context.Background(), *drainTimeout+time.Second)
 	defer cancel()
 	if err := rs.Shutdown(sctx); err != nil {
-		fmt.Fprintln(stderr, "gdvar host: drain:", err)
+		say("drain: %v", err)
 	}
-	fmt.Fprintln(stderr, "gdvar host: stopped")
+	say("stopped")
 	return 0
 }
 
