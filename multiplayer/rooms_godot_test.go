@@ -47,7 +47,7 @@ func TestGodot4Rooms(t *testing.T) {
 	t.Parallel()
 	var relayed atomic.Int32
 	rs, err := NewRooms(RoomsOptions{
-		Logger:    quietLog,
+		Logger:    quiet,
 		WebSocket: WebSocketOptions{Peer: peer.Options{WebSocket: peer.WebSocketOptions{Origins: []string{"127.0.0.1:*"}}}},
 		Open: func(ctx context.Context, name string, o HostOptions) (*Host, error) {
 			switch name {
@@ -142,7 +142,7 @@ func TestGodot3ENetRooms(t *testing.T) {
 		base := freeUDPPort(t)
 		rs, err = NewRooms(RoomsOptions{
 			Host:   HostOptions{Godot: variant.Godot3},
-			Logger: quietLog,
+			Logger: quiet,
 			ENet:   &RoomsENet{Host: "127.0.0.1", FirstPort: base, LastPort: base + 1},
 			Open: func(ctx context.Context, name string, o HostOptions) (*Host, error) {
 				if name == "red" {

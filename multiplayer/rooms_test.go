@@ -2,8 +2,6 @@ package multiplayer
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"net"
 	"strings"
 	"sync"
@@ -14,13 +12,12 @@ import (
 	"github.com/gdvar/gdvar/internal/leaktest"
 )
 
-var quietLog = slog.New(slog.NewTextHandler(io.Discard, nil))
 
 // startRooms serves rs on a loopback port and returns the ws:// base URL.
 func startRooms(t testing.TB, o RoomsOptions) (*Rooms, string, context.CancelFunc) {
 	t.Helper()
 	if o.Logger == nil {
-		o.Logger = quietLog
+		o.Logger = quiet
 	}
 	rs, err := NewRooms(o)
 	if err != nil {
