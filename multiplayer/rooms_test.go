@@ -12,7 +12,6 @@ import (
 	"github.com/gdvar/gdvar/internal/leaktest"
 )
 
-
 // startRooms serves rs on a loopback port and returns the ws:// base URL.
 func startRooms(t testing.TB, o RoomsOptions) (*Rooms, string, context.CancelFunc) {
 	t.Helper()
