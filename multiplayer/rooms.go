@@ -215,12 +215,13 @@ type Room struct {
 	port   int
 
 	// under rs.mu
-	peers   int
-	pinned  int        // ServeListener calls keeping the room open
-	extra   []Listener // listeners of ServeListener, closed when the room ends
-	closing bool
-	timer   *time.Timer
-	done    chan struct{}
+	peers      int
+	pinned     int        // ServeListener calls keeping the room open
+	closedByGo bool       // Close or Shutdown ends it: joins are refused
+	extra      []Listener // listeners of ServeListener, closed when the room ends
+	closing    bool
+	timer      *time.Timer
+	done       chan struct{}
 }
 
 // NewRooms returns Rooms configured by o.
@@ -386,6 +387,16 @@ func (rs *Rooms) get(ctx context.Context, name string, join bool) (*Room, error)
 			rs.mu.Unlock()
 			select { // being opened: wait and look again
 			case <-room.ready:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			continue
+		}
+		if room.closing && !room.closedByGo {
+			// Ending because it was empty: wait, and open it anew.
+			rs.mu.Unlock()
+			select {
+			case <-room.done:
 			case <-ctx.Done():
 				return nil, ctx.Err()
 			}
@@ -657,7 +668,7 @@ func (r *Room) Close(ctx context.Context) error {
 		<-r.done
 		return nil
 	}
-	r.closing = true
+	r.closing, r.closedByGo = true, true
 	rs.wg.Add(1)
 	rs.mu.Unlock()
 	defer rs.wg.Done()

@@ -100,7 +100,7 @@ func (rs *Rooms) Shutdown(ctx context.Context) error {
 	for _, r := range rooms {
 		rs.mu.Lock()
 		skip := r.closing
-		r.closing = true
+		r.closing, r.closedByGo = true, true
 		rs.mu.Unlock()
 		if !skip {
 			wg.Go(func() { r.end(fctx, peer.CloseGoingAway, "server shutting down") })

@@ -346,3 +346,30 @@ func TestRoomsQueueBudget(t *testing.T) {
 	case <-time.After(50 * time.Millisecond):
 	}
 }
+
+// A client joining a room that is ending because it was empty gets the
+// room anew; one joining a room Go closed is refused while it closes.
+func TestRoomsReopen(t *testing.T) {
+	var opened atomic.Int32
+	rs, url, _ := startRooms(t, RoomsOptions{
+		EmptyTimeout: time.Millisecond,
+		Open: func(ctx context.Context, name string, o HostOptions) (*Host, error) {
+			opened.Add(1)
+			return NewHost(o)
+		},
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for i := range 20 {
+		c, err := joinRoom(ctx, url+"/again", ClientOptions{})
+		if err != nil {
+			t.Fatalf("rejoining a room that ends when empty: %v", err)
+		}
+		c.Close()
+		time.Sleep(time.Duration(i%4) * time.Millisecond)
+	}
+	if n := opened.Load(); n < 2 {
+		t.Errorf("the room was opened %d times", n)
+	}
+	waitFor(t, "the room to end", func() bool { return rs.Stats().Rooms == 0 })
+}
