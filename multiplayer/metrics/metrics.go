@@ -4,7 +4,8 @@
 // (/healthz, /readyz) on one admin handler. Labels are bounded: commands
 // and reasons come from fixed sets, and nothing is labelled by peer or
 // room, so a process with thousands of rooms exports a few dozen series.
-// ENet round-trip times and retransmissions are not exported.
+// ENet round-trip times and packet loss are exported as histograms of the
+// clients connected at the scrape; ENet retransmissions are not.
 //
 // Give New's Metrics to RoomsOptions.Meter (or HostOptions.Meter), then
 // mount Admin on an address of its own:
@@ -136,12 +137,20 @@ func (m *Metrics) RoomClosed() { m.closed.Inc() }
 func (m *Metrics) JoinRefused(reason string) { m.joinNo.WithLabelValues(reason).Inc() }
 
 // WatchRooms registers the gauges of rs: open rooms, clients, bytes
-// queued, and whether it is draining. Call it once.
+// queued, whether it is draining, and histograms of the round-trip times
+// and packet loss of its ENet clients. Call it once.
 func (m *Metrics) WatchRooms(rs *multiplayer.Rooms) {
 	g := func(name, help string, f func(multiplayer.RoomsStats) float64) {
 		m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Namespace: ns, Name: name, Help: help},
 			func() float64 { return f(rs.Stats()) }))
 	}
+	m.reg.MustRegister(&enetCollector{
+		rs:         rs,
+		rtt:        prometheus.NewDesc(ns+"_enet_rtt_seconds", "Round-trip time of the ENet clients connected now, as ENet estimates it.", nil, nil),
+		loss:       prometheus.NewDesc(ns+"_enet_packet_loss_ratio", "Packet loss of the ENet clients connected now (0..1), as ENet estimates it.", nil, nil),
+		rttBuckets: []float64{.005, .01, .025, .05, .1, .2, .4, .8},
+		lossBucket: []float64{0, .01, .05, .1, .25, .5},
+	})
 	g("rooms", "Open rooms.", func(s multiplayer.RoomsStats) float64 { return float64(s.Rooms) })
 	g("peers", "Connected clients.", func(s multiplayer.RoomsStats) float64 { return float64(s.Peers) })
 	g("queued_bytes", "Bytes waiting to be sent to clients.", func(s multiplayer.RoomsStats) float64 { return float64(s.QueuedBytes) })
@@ -151,6 +160,43 @@ func (m *Metrics) WatchRooms(rs *multiplayer.Rooms) {
 		}
 		return 0
 	})
+}
+
+// enetCollector exports the round-trip times and packet loss of the
+// rooms' ENet clients at each scrape, as histograms of the clients now
+// connected.
+type enetCollector struct {
+	rs         *multiplayer.Rooms
+	rtt, loss  *prometheus.Desc
+	rttBuckets []float64
+	lossBucket []float64
+}
+
+func (c *enetCollector) Describe(ch chan<- *prometheus.Desc) { ch <- c.rtt; ch <- c.loss }
+
+func (c *enetCollector) Collect(ch chan<- prometheus.Metric) {
+	rtt := make(map[float64]uint64, len(c.rttBuckets))
+	loss := make(map[float64]uint64, len(c.lossBucket))
+	var n uint64
+	var rttSum, lossSum float64
+	c.rs.ENetPeerStats(func(d time.Duration, l float64) {
+		n++
+		s := d.Seconds()
+		rttSum += s
+		lossSum += l
+		for _, b := range c.rttBuckets {
+			if s <= b {
+				rtt[b]++
+			}
+		}
+		for _, b := range c.lossBucket {
+			if l <= b {
+				loss[b]++
+			}
+		}
+	})
+	ch <- prometheus.MustNewConstHistogram(c.rtt, n, rttSum, rtt)
+	ch <- prometheus.MustNewConstHistogram(c.loss, n, lossSum, loss)
 }
 
 // WatchHost registers the gauges of a single Host (without Rooms):

@@ -256,3 +256,46 @@ func TestMetricsSlowScrapers(t *testing.T) {
 		}
 	}
 }
+
+// The round-trip time of an ENet client of a room is exported.
+func TestMetricsENet(t *testing.T) {
+	reg := prometheus.NewRegistry()
+	m := metrics.New(reg)
+	c, err := net.ListenPacket("udp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := c.LocalAddr().(*net.UDPAddr).Port
+	c.Close()
+	rs, err := multiplayer.NewRooms(multiplayer.RoomsOptions{Meter: m, Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		ENet: &multiplayer.RoomsENet{Host: "127.0.0.1", FirstPort: port, LastPort: port}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rs.Shutdown(context.Background())
+	m.WatchRooms(rs)
+	admin := httptest.NewServer(metrics.Admin(reg, rs.Ready))
+	defer admin.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	room, err := rs.Create(ctx, "e")
+	if err != nil {
+		t.Skipf("no ENet room (port %d taken?): %v", port, err)
+	}
+	link, err := multiplayer.DialENet(ctx, room.ENetAddr().String(), multiplayer.ENetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl, err := multiplayer.Join(ctx, link, multiplayer.ClientOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cl.Close()
+	fams := scrape(t, admin.URL+"/metrics")
+	if got := value(fams, "enet_rtt_seconds"); got != 1 {
+		t.Errorf("enet_rtt_seconds counts %v clients, want 1", got)
+	}
+	if got := value(fams, "enet_packet_loss_ratio"); got != 1 {
+		t.Errorf("enet_packet_loss_ratio counts %v clients, want 1", got)
+	}
+}
