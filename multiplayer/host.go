@@ -472,6 +472,9 @@ func (h *Host) frameLocked(p *hostPeer, f Frame) {
 	} else if !h.closed { // a closing host refuses new frames, as it should
 		if p.dropErr == nil {
 			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
+			if b := h.o.QueueBudget; b != nil && p.q.queued()+len(f.Data)+16 <= h.o.MaxQueuedBytes {
+				p.dropErr = fmt.Errorf("%w: the shared queue budget is spent", ErrBudget)
+			}
 			go h.drop(p, p.dropErr)
 		}
 	}

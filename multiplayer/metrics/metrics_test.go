@@ -291,7 +291,14 @@ func TestMetricsENet(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cl.Close()
-	fams := scrape(t, admin.URL+"/metrics")
+	// The host side learns of the connection a moment after the client.
+	var fams map[string]*dto.MetricFamily
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		fams = scrape(t, admin.URL+"/metrics")
+		if value(fams, "enet_rtt_seconds") == 1 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if got := value(fams, "enet_rtt_seconds"); got != 1 {
 		t.Errorf("enet_rtt_seconds counts %v clients, want 1", got)
 	}
