@@ -2,6 +2,7 @@ package multiplayer
 
 import (
 	"context"
+	"errors"
 	"net"
 	"strings"
 	"sync"
@@ -372,4 +373,64 @@ func TestRoomsReopen(t *testing.T) {
 		t.Errorf("the room was opened %d times", n)
 	}
 	waitFor(t, "the room to end", func() bool { return rs.Stats().Rooms == 0 })
+}
+
+// ENet rooms, each on a port of the range: Go clients join, the rooms
+// are closed (the clients get ENet's disconnect), the ports are free
+// again, and nothing is left behind.
+func TestRoomsENetLeaks(t *testing.T) {
+	base := leaktest.Take()
+	func() {
+		c, err := net.ListenPacket("udp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		port := c.LocalAddr().(*net.UDPAddr).Port
+		c.Close()
+		rs, err := NewRooms(RoomsOptions{Logger: quiet, ENet: &RoomsENet{Host: "127.0.0.1", FirstPort: port, LastPort: port + 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		for round := range 2 {
+			var clients []*Client
+			for i := range 3 {
+				room, err := rs.Create(ctx, "e"+string(rune('a'+i)))
+				if err != nil {
+					t.Skipf("round %d: no ENet room (ports %d-%d taken?): %v", round, port, port+2, err)
+				}
+				link, err := DialENet(ctx, room.ENetAddr().String(), ENetOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cl, err := Join(ctx, link, ClientOptions{Logger: quiet})
+				if err != nil {
+					t.Fatal(err)
+				}
+				clients = append(clients, cl)
+			}
+			if _, err := rs.Create(ctx, "one-too-many"); !errors.Is(err, ErrTooManyRooms) {
+				t.Errorf("a fourth room on three ports: %v", err)
+			}
+			for _, r := range rs.List() {
+				waitFor(t, "the ENet client to be in", func() bool { return len(r.Host().Peers()) == 1 })
+				if err := r.Close(ctx); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, cl := range clients {
+				select {
+				case <-cl.Done():
+				case <-ctx.Done():
+					t.Fatal("an ENet client was not disconnected")
+				}
+				cl.Close()
+			}
+		}
+		if err := rs.Shutdown(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}()
+	base.Check(t, 5*time.Second)
 }
