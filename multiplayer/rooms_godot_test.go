@@ -46,6 +46,7 @@ func TestGodot4Rooms(t *testing.T) {
 	godot4web.Skip(t)
 	t.Parallel()
 	var relayed atomic.Int32
+	var refused atomic.Bool
 	rs, err := NewRooms(RoomsOptions{
 		Logger:    quiet,
 		WebSocket: WebSocketOptions{Peer: peer.Options{WebSocket: peer.WebSocketOptions{Origins: []string{"127.0.0.1:*"}}}},
@@ -55,6 +56,7 @@ func TestGodot4Rooms(t *testing.T) {
 				o.Observe = relayCounter(&relayed)
 			case "blue":
 			default:
+				refused.Store(true)
 				return nil, ErrRoomUnknown
 			}
 			return NewHost(o)
@@ -79,12 +81,12 @@ func TestGodot4Rooms(t *testing.T) {
 			results[i] = godot4web.Run(t, godot4web.Job{Script: "testdata/rooms4.gd", Args: []string{url + room}, Timeout: time.Minute})
 		})
 	}
-	// Drain once room red's clients have called each other and blue's
-	// client is in.
+	// Drain once room red's clients have called each other, blue's
+	// client is in, and the fourth client has been refused.
 	go func() {
 		for ctx.Err() == nil {
 			red, blue := rs.Room("red"), rs.Room("blue")
-			if red != nil && blue != nil && relayed.Load() >= 2 && len(blue.Host().Peers()) == 1 {
+			if red != nil && blue != nil && relayed.Load() >= 2 && len(blue.Host().Peers()) == 1 && refused.Load() {
 				time.Sleep(300 * time.Millisecond)
 				sctx, scancel := context.WithTimeout(context.Background(), 20*time.Second)
 				rs.Shutdown(sctx)
