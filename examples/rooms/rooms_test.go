@@ -75,9 +75,11 @@ func TestMatchesGodot4(t *testing.T) {
 			results[i] = godot4web.Run(t, godot4web.Job{Script: "client4.gd", Args: []string{"ws://" + ws + p.url, p.points}, Timeout: 90 * time.Second})
 		})
 	}
-	// Drain once the three players have scored (the server's metrics say).
+	// Drain once the three players have scored and the fourth has been
+	// refused (the server's metrics say).
 	deadline := time.Now().Add(80 * time.Second)
-	for !strings.Contains(scrape(t, admin), "gdvar_multiplayer_rpc_handler_seconds_count 3") {
+	for m := ""; !strings.Contains(m, "gdvar_multiplayer_rpc_handler_seconds_count 3") ||
+		!strings.Contains(m, `gdvar_multiplayer_joins_refused_total{reason="unknown"} 1`); m = scrape(t, admin) {
 		if time.Now().After(deadline) {
 			t.Fatal("the players did not score")
 		}
