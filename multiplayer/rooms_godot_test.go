@@ -216,3 +216,45 @@ func freeUDPPort(t *testing.T) int {
 	defer c.Close()
 	return c.LocalAddr().(*net.UDPAddr).Port
 }
+
+// Real Godot 3.2.3 clients over WebSocket (WebSocketClient as the
+// network_peer) in two rooms of one process, named by the URL's path:
+// each pair relays to each other only.
+func TestGodot3WebSocketRooms(t *testing.T) {
+	enginetest.Godot3(t)
+	rs, err := NewRooms(RoomsOptions{Host: HostOptions{Godot: variant.Godot3}, Logger: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	served := make(chan error, 1)
+	go func() { served <- rs.ServeWebSocket(ctx, ln) }()
+	port := fmt.Sprint(ln.Addr().(*net.TCPAddr).Port)
+	// relay3.gd joins ws://127.0.0.1:ARG; the argument carries the path.
+	names := []string{"ann", "bob", "cid", "dan"}
+	rooms := []string{"/red", "/red", "/blue", "/blue"}
+	ps := make([]*enginetest.Process, len(names))
+	for i := range names {
+		ps[i] = enginetest.StartGodot3(t, "testdata/relay3.gd", port+rooms[i], names[i])
+	}
+	outs := make([]string, len(ps))
+	for i, p := range ps {
+		outs[i] = p.Wait()
+	}
+	partner := map[string]string{"ann": "bob", "bob": "ann", "cid": "dan", "dan": "cid"}
+	for i, out := range outs {
+		if !strings.Contains(out, "hi from "+partner[names[i]]) {
+			t.Errorf("%s did not hear %s:\n%s", names[i], partner[names[i]], out)
+		}
+		if n := strings.Count(out, "OK said"); n != 1 {
+			t.Errorf("%s heard %d clients:\n%s", names[i], n, out)
+		}
+	}
+	cancel()
+	<-served
+}
