@@ -872,7 +872,7 @@ func (h *Host) Kick(id PeerID) error {
 	if p == nil {
 		return ErrUnknownPeer
 	}
-	h.drop(p, errors.New("multiplayer: kicked"))
+	h.drop(p, ErrKicked)
 	return nil
 }
 

@@ -34,11 +34,14 @@ type Meter interface {
 	RPC(d time.Duration)
 }
 
+// ErrKicked is why a peer Host.Kick disconnected left.
+var ErrKicked = errors.New("multiplayer: kicked")
+
 // Reason names the kind of err in a few words fit for a metric label: a
 // fixed, small set ("truncated", "unknown_command", "invalid_packet",
 // "invalid_argument", "too_large", "not_allowed", "unknown_node",
-// "unknown_method", "unknown_peer", "budget", "auth_timeout", "closed",
-// "timeout", "disconnected", "other").
+// "unknown_method", "unknown_peer", "budget", "auth_timeout", "kicked",
+// "closed", "timeout", "disconnected", "other").
 func Reason(err error) string {
 	switch {
 	case err == nil:
@@ -65,6 +68,8 @@ func Reason(err error) string {
 		return "budget"
 	case errors.Is(err, ErrAuthTimeout):
 		return "auth_timeout"
+	case errors.Is(err, ErrKicked):
+		return "kicked"
 	case errors.Is(err, ErrClosed), errors.Is(err, net.ErrClosed):
 		return "closed"
 	case errors.Is(err, os.ErrDeadlineExceeded):

@@ -120,18 +120,21 @@ func TestMetricsCountTraffic(t *testing.T) {
 	served := make(chan error, 1)
 	go func() { served <- rs.ServeWebSocket(serveCtx, ln) }()
 	base := "ws://" + ln.Addr().String()
-	join := func(room string) *multiplayer.Client {
+	// Another node, which only the clients declare: the host refuses its
+	// calls.
+	other := multiplayer.Node{Path: "Other", Methods: []multiplayer.Method{{Name: "x", Mode: multiplayer.AnyPeer, Transfer: multiplayer.Reliable}}}
+	join := func(room string, nodes ...multiplayer.Node) *multiplayer.Client {
 		link, err := multiplayer.DialWebSocket(ctx, base+room, multiplayer.WebSocketOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := multiplayer.Join(ctx, link, multiplayer.ClientOptions{}, node)
+		c, err := multiplayer.Join(ctx, link, multiplayer.ClientOptions{}, append(nodes, node)...)
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
-	a1, a2, b1 := join("/a"), join("/a"), join("/b")
+	a1, a2, b1 := join("/a"), join("/a"), join("/b", other)
 	defer a1.Close()
 	defer a2.Close()
 	defer b1.Close()
@@ -153,6 +156,9 @@ func TestMetricsCountTraffic(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := b1.Call(multiplayer.HostID, "Other", "x"); err != nil {
+		t.Fatal(err)
+	}
 	for range outN {
 		rs.Room("b").Host().SendBytes(0, make([]byte, size), multiplayer.Reliable, 0)
 	}
@@ -161,7 +167,8 @@ func TestMetricsCountTraffic(t *testing.T) {
 	for {
 		fams = scrape(t, admin.URL+"/metrics")
 		if value(fams, "relayed_packets_total") == relayN && value(fams, "rpc_handler_seconds") == calls &&
-			value(fams, "packets_in_total", "command", "raw") == rawN || time.Now().After(deadline) {
+			value(fams, "packets_in_total", "command", "raw") == rawN &&
+			value(fams, "refused_packets_total", "reason", "unknown_node") == 1 || time.Now().After(deadline) {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
@@ -183,8 +190,9 @@ func TestMetricsCountTraffic(t *testing.T) {
 		{"packets_out_total", []string{"command", "raw"}, outN},
 		{"bytes_out_total", []string{"command", "raw"}, outN * (size + 1)},
 		{"packets_out_total", []string{"command", "sys"}, 2 + relayN}, // ADD_PEER both ways, the relayed
-		{"packets_in_total", []string{"command", "remote_call"}, calls},
-		{"packets_in_total", []string{"command", "simplify_path"}, 1},
+		{"packets_in_total", []string{"command", "remote_call"}, calls + 1},
+		{"packets_in_total", []string{"command", "simplify_path"}, 2},
+		{"refused_packets_total", []string{"reason", "unknown_node"}, 1},
 		{"rpc_handler_seconds", nil, calls},
 		{"draining", nil, 0},
 	} {
@@ -195,6 +203,10 @@ func TestMetricsCountTraffic(t *testing.T) {
 	if s := status(t, admin.URL+"/readyz"); s != 200 {
 		t.Errorf("/readyz %d before drain", s)
 	}
+	if err := rs.Room("a").Host().Kick(a2.ID()); err != nil {
+		t.Fatal(err)
+	}
+	<-a2.Done()
 	stop()
 	if err := <-served; err != nil {
 		t.Fatal(err)
@@ -204,10 +216,12 @@ func TestMetricsCountTraffic(t *testing.T) {
 	}
 	fams = scrape(t, admin.URL+"/metrics")
 	for _, c := range []struct {
-		name string
-		want float64
-	}{{"rooms", 0}, {"peers", 0}, {"rooms_closed_total", 2}, {"peers_left_total", 3}, {"draining", 1}} {
-		if got := value(fams, c.name); got != c.want {
+		name   string
+		want   float64
+		labels []string
+	}{{"rooms", 0, nil}, {"peers", 0, nil}, {"rooms_closed_total", 2, nil}, {"peers_left_total", 3, nil}, {"draining", 1, nil},
+		{"dropped_peers_total", 1, []string{"reason", "kicked"}}} {
+		if got := value(fams, c.name, c.labels...); got != c.want {
 			t.Errorf("after drain %s = %v, want %v", c.name, got, c.want)
 		}
 	}
