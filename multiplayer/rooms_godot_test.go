@@ -141,7 +141,7 @@ func TestGodot3ENetRooms(t *testing.T) {
 	var rs *Rooms
 	var err error
 	for try := 0; ; try++ {
-		base := freeUDPPort(t)
+		base := freeRoomPort(t)
 		rs, err = NewRooms(RoomsOptions{
 			Host:   HostOptions{Godot: variant.Godot3},
 			Logger: quiet,
@@ -206,8 +206,8 @@ func TestGodot3ENetRooms(t *testing.T) {
 	}
 }
 
-// freeUDPPort returns a UDP port that was free a moment ago.
-func freeUDPPort(t *testing.T) int {
+// freeRoomPort returns a UDP port that was free a moment ago.
+func freeRoomPort(t *testing.T) int {
 	t.Helper()
 	c, err := net.ListenPacket("udp", "127.0.0.1:0")
 	if err != nil {

@@ -46,7 +46,7 @@ func joinRoom(ctx context.Context, url string, o ClientOptions, nodes ...Node) (
 	return Join(ctx, link, o, nodes...)
 }
 
-func waitFor(t testing.TB, what string, cond func() bool) {
+func waitUntilRooms(t testing.TB, what string, cond func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
@@ -77,7 +77,7 @@ func TestRoomsAreSeparate(t *testing.T) {
 		a1, a2 := mk("/a", 0), mk("/a", 0)
 		b1 := mk("/b", 1)
 		c0 := mk("/", 1) // the bare room
-		waitFor(t, "peers of room a to meet", func() bool { return len(a1.Peers()) == 2 && len(a2.Peers()) == 2 })
+		waitUntilRooms(t, "peers of room a to meet", func() bool { return len(a1.Peers()) == 2 && len(a2.Peers()) == 2 })
 		if p := b1.Peers(); len(p) != 1 || p[0] != HostID {
 			t.Errorf("room b's client sees %v", p)
 		}
@@ -90,11 +90,11 @@ func TestRoomsAreSeparate(t *testing.T) {
 		if err := a1.SendBytes(0, []byte("hi a"), Reliable, 0); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "the relay in room a", func() bool { return got[0].Load() == 1 })
+		waitUntilRooms(t, "the relay in room a", func() bool { return got[0].Load() == 1 })
 		if err := rs.Room("b").Host().SendBytes(0, []byte("hi b"), Reliable, 0); err != nil {
 			t.Fatal(err)
 		}
-		waitFor(t, "room b's host", func() bool { return got[1].Load() == 1 })
+		waitUntilRooms(t, "room b's host", func() bool { return got[1].Load() == 1 })
 		time.Sleep(50 * time.Millisecond)
 		if got[0].Load() != 1 || got[1].Load() != 1 {
 			t.Errorf("rooms leaked packets: a %d b %d", got[0].Load(), got[1].Load())
@@ -193,7 +193,7 @@ func TestRoomsFlood(t *testing.T) {
 	if made != 3 {
 		t.Errorf("%d rooms made at a rate of 3 then 0.001/s", made)
 	}
-	waitFor(t, "the empty rooms to end", func() bool { return rs2.Stats().Rooms == 0 })
+	waitUntilRooms(t, "the empty rooms to end", func() bool { return rs2.Stats().Rooms == 0 })
 }
 
 // Shutdown drains: the Drain callback runs, what was queued before is
@@ -301,7 +301,7 @@ func TestRoomsEmptyTimeoutLeaks(t *testing.T) {
 			}
 			c.Close()
 		}
-		waitFor(t, "the rooms to end", func() bool { return rs.Stats().Rooms == 0 && rs.Stats().Peers == 0 })
+		waitUntilRooms(t, "the rooms to end", func() bool { return rs.Stats().Rooms == 0 && rs.Stats().Peers == 0 })
 		if u := rs.budget.Used(); u != 0 {
 			t.Errorf("%d bytes still charged", u)
 		}
@@ -324,7 +324,7 @@ func TestRoomsQueueBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer slow.Close()
-	waitFor(t, "the slow client", func() bool { r := rs.Room("busy"); return r != nil && len(r.Host().Peers()) == 1 })
+	waitUntilRooms(t, "the slow client", func() bool { r := rs.Room("busy"); return r != nil && len(r.Host().Peers()) == 1 })
 	other, err := joinRoom(ctx, url+"/calm", ClientOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -337,7 +337,7 @@ func TestRoomsQueueBudget(t *testing.T) {
 			break
 		}
 	}
-	waitFor(t, "the slow client to be dropped", func() bool { return len(h.Peers()) == 0 })
+	waitUntilRooms(t, "the slow client to be dropped", func() bool { return len(h.Peers()) == 0 })
 	if err := rs.Room("calm").Host().SendBytes(0, []byte("ok"), Reliable, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -372,7 +372,7 @@ func TestRoomsReopen(t *testing.T) {
 	if n := opened.Load(); n < 2 {
 		t.Errorf("the room was opened %d times", n)
 	}
-	waitFor(t, "the room to end", func() bool { return rs.Stats().Rooms == 0 })
+	waitUntilRooms(t, "the room to end", func() bool { return rs.Stats().Rooms == 0 })
 }
 
 // ENet rooms, each on a port of the range: Go clients join, the rooms
@@ -414,7 +414,7 @@ func TestRoomsENetLeaks(t *testing.T) {
 				t.Errorf("a fourth room on three ports: %v", err)
 			}
 			for _, r := range rs.List() {
-				waitFor(t, "the ENet client to be in", func() bool { return len(r.Host().Peers()) == 1 })
+				waitUntilRooms(t, "the ENet client to be in", func() bool { return len(r.Host().Peers()) == 1 })
 				if err := r.Close(ctx); err != nil {
 					t.Fatal(err)
 				}
