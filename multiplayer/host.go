@@ -120,6 +120,12 @@ type HostOptions struct {
 	// IdleTimeout drops a peer that sends nothing for this long; 0 means
 	// no limit (Godot clients send nothing while idle).
 	IdleTimeout time.Duration
+	// Meter, when set, receives the host's counts, for metrics.
+	Meter Meter
+	// QueueBudget, when set, is charged every byte queued for the host's
+	// peers besides MaxQueuedBytes: a budget shared by the rooms of a
+	// process, say. A peer whose packet does not fit is dropped.
+	QueueBudget *ByteBudget
 	// AllowObjects accepts full Objects in arguments
 	// (allow_object_decoding). Objects are only data here.
 	AllowObjects bool
@@ -136,12 +142,6 @@ type HostOptions struct {
 	// Observe, when set, sees every packet the host receives, decoded as
 	// far as the host can; for tracing. It runs on the peer's goroutine.
 	Observe func(e *Event)
-	// Meter, when set, receives the host's counts, for metrics.
-	Meter Meter
-	// QueueBudget, when set, is charged every byte queued for the host's
-	// peers besides MaxQueuedBytes: a budget shared by the rooms of a
-	// process, say. A peer whose packet does not fit is dropped.
-	QueueBudget *ByteBudget
 }
 
 // Event describes one packet received by a Host, for HostOptions.Observe.
@@ -193,7 +193,8 @@ type hostPeer struct {
 	ip         string
 	link       Link
 	q          *outQueue
-	pending    bool // authenticating
+	wdone      chan struct{} // closed when the peer's writer has ended
+	pending    bool          // authenticating
 	admitted   bool
 	authLocal  bool
 	authRemote bool
@@ -201,7 +202,6 @@ type hostPeer struct {
 	relayed map[PeerID]*remote // paths announced to other peers through the relay, for Observe
 	errs    int
 	dropErr error
-	wdone   chan struct{} // closed when the peer's writer has ended
 }
 
 // NewHost returns a host that knows the given nodes and their RPCs.
@@ -279,6 +279,7 @@ func (h *Host) ServeLink(link Link) error {
 	err = h.readLoop(p)
 	h.leave(p, err)
 	<-p.wdone
+	p.q.discard() // gives what was left back to the shared budget
 	link.Close()
 	if err == io.EOF {
 		return nil
@@ -319,9 +320,10 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
 		}
 	}
-	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes, h.o.QueueBudget), remote: newRemote(), wdone: make(chan struct{})}
+	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote()}
 	h.peers[id] = p
 	h.order = append(h.order, id)
+	p.q.shared, p.wdone = h.o.QueueBudget, make(chan struct{})
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
 	if h.o.Godot == variant.Godot3 {
 		// Godot 3's WebSocketMultiplayerPeer: the id, then the host, then
@@ -436,12 +438,12 @@ func (h *Host) leave(p *hostPeer, err error) {
 	}
 	admitted := p.admitted
 	h.mu.Unlock()
-	p.q.discard()
-	if admitted && h.o.Meter != nil {
-		h.o.Meter.Left()
-	}
+	p.q.close()
 	if err == io.EOF {
 		err = nil
+	}
+	if admitted && h.o.Meter != nil {
+		h.o.Meter.Left()
 	}
 	if admitted && h.o.OnDisconnect != nil {
 		h.o.OnDisconnect(p.id, err)
@@ -450,15 +452,15 @@ func (h *Host) leave(p *hostPeer, err error) {
 
 // drop disconnects p for err.
 func (h *Host) drop(p *hostPeer, err error) {
+	if h.o.Meter != nil {
+		h.o.Meter.Dropped(Reason(err))
+	}
 	h.mu.Lock()
 	if p.dropErr == nil {
 		p.dropErr = err
 	}
 	h.mu.Unlock()
-	h.log.Warn("multiplayer: dropping peer", "peer", p.id, "addr", addrOf(p.link), "err", err)
-	if h.o.Meter != nil {
-		h.o.Meter.Dropped(Reason(err))
-	}
+	h.log.Warn("multiplayer: dropping peer", "peer", p.id, "err", err)
 	p.q.close()
 	p.link.Close()
 }
@@ -540,6 +542,7 @@ func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 	if h.o.Observe != nil {
 		h.o.Observe(e)
 	}
+	h.countRefused(err)
 	return h.refuse(p, err)
 }
 
@@ -549,9 +552,6 @@ func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 // logs them.
 func (h *Host) refuse(p *hostPeer, err error) bool {
 	h.log.Debug("multiplayer: refused packet", "peer", p.id, "err", err)
-	if h.o.Meter != nil {
-		h.o.Meter.Refused(Reason(err))
-	}
 	if _, isCall := errors.AsType[*CallError](err); isCall {
 		return false
 	}
@@ -734,6 +734,7 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 // refuseEvent marks e refused; process shows e to Observe itself.
 func (h *Host) refuseEvent(p *hostPeer, e *Event, err error) {
 	e.Err = err
+	h.countRefused(err)
 	h.refuse(p, err)
 }
 

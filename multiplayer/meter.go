@@ -160,3 +160,9 @@ func (h *Host) countRelayed(n int) {
 		h.o.Meter.Relayed(n)
 	}
 }
+
+func (h *Host) countRefused(err error) {
+	if h.o.Meter != nil {
+		h.o.Meter.Refused(Reason(err))
+	}
+}

@@ -11,12 +11,12 @@ type outQueue struct {
 	frames []Frame
 	bytes  int
 	budget int
-	shared *ByteBudget // nil: none
+	shared *ByteBudget // nil: none; set before the first push
 	closed bool
 }
 
-func newOutQueue(budget int, shared *ByteBudget) *outQueue {
-	q := &outQueue{budget: budget, shared: shared}
+func newOutQueue(budget int) *outQueue {
+	q := &outQueue{budget: budget}
 	q.cond.L = &q.mu
 	return q
 }
