@@ -3,15 +3,16 @@ package multiplayer
 import "sync"
 
 // outQueue is a peer's queue of frames to send, bounded in bytes: a client
-// that does not read cannot make the host hold more than the budget for it,
-// nor more than the shared budget (a room's, the process's) allows.
+// that does not read cannot make the host hold more than the budget for it.
 type outQueue struct {
 	mu     sync.Mutex
 	cond   sync.Cond
 	frames []Frame
 	bytes  int
 	budget int
-	shared *ByteBudget // nil: none; set before the first push
+	// shared is charged what the queue holds too (a room's budget, the
+	// process's); nil: none. Set before the first push.
+	shared *ByteBudget
 	closed bool
 }
 
@@ -44,6 +45,7 @@ func (q *outQueue) pop() (Frame, bool) {
 	for len(q.frames) == 0 && !q.closed {
 		q.cond.Wait()
 	}
+	held := q.bytes
 	if len(q.frames) == 0 {
 		return Frame{}, false
 	}
@@ -51,10 +53,10 @@ func (q *outQueue) pop() (Frame, bool) {
 	q.frames[0] = Frame{}
 	q.frames = q.frames[1:]
 	q.bytes -= len(f.Data) + 16
-	q.shared.give(len(f.Data) + 16)
 	if len(q.frames) == 0 {
 		q.frames = nil
 	}
+	q.shared.give(held - q.bytes)
 	return f, true
 }
 

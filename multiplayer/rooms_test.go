@@ -110,6 +110,9 @@ func TestRoomsAreSeparate(t *testing.T) {
 		if err := rs.Shutdown(ctx2); err != nil {
 			t.Fatal(err)
 		}
+		if u := rs.budget.Used(); u != 0 {
+			t.Errorf("%d bytes still charged to the process's budget", u)
+		}
 	}()
 	base.Check(t, 5*time.Second)
 }
@@ -252,6 +255,9 @@ func TestRoomsDrain(t *testing.T) {
 		t.Errorf("last packet %q", last)
 	}
 	mu.Unlock()
+	if u := rs.budget.Used(); u != 0 {
+		t.Errorf("%d bytes still charged to the process's budget", u)
+	}
 	if name := <-drained; name != "m" {
 		t.Errorf("drained %q", name)
 	}
