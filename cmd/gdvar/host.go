@@ -206,7 +206,8 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	pr := &hostPrinter{w: stdout, maxText: *maxText, hex: *hexOut, text: gdtext.Options{Family: fam}}
 	// note reports an event on standard error: a line of text, or a JSON
 	// record with the room as an attribute.
-	note := func(room, msg string, attrs ...any) {
+	// human is the line of text, msg and attrs the record.
+	note := func(room, human, msg string, attrs ...any) {
 		if *logFormat == "json" {
 			logger.Info("gdvar host: "+msg, append([]any{"room", room}, attrs...)...)
 			return
@@ -215,11 +216,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if room != "" {
 			prefix = "[" + room + "] "
 		}
-		var b strings.Builder
-		for i := 0; i+1 < len(attrs); i += 2 {
-			fmt.Fprintf(&b, " %v", attrs[i+1])
-		}
-		pr.note(stderr, "%s%s%s", prefix, msg, b.String())
+		pr.note(stderr, "%s%s", prefix, human)
 	}
 	// say reports the host's own events on standard error.
 	say := func(format string, args ...any) {
@@ -244,24 +241,24 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 			MaxErrors:    -1, // a watching host: log, as the engine does, and keep going
 		},
 		Open: func(_ context.Context, name string, o multiplayer.HostOptions) (*multiplayer.Host, error) {
-			o.OnConnect = func(id multiplayer.PeerID) { note(name, "peer joined", "peer", id) }
+			o.OnConnect = func(id multiplayer.PeerID) { note(name, fmt.Sprintf("peer %d joined", id), "peer joined", "peer", id) }
 			o.OnDisconnect = func(id multiplayer.PeerID, err error) {
 				if err != nil {
-					note(name, "peer left", "peer", id, "err", err)
+					note(name, fmt.Sprintf("peer %d left: %v", id, err), "peer left", "peer", id, "err", err)
 				} else {
-					note(name, "peer left", "peer", id)
+					note(name, fmt.Sprintf("peer %d left", id), "peer left", "peer", id)
 				}
 			}
 			o.Observe = pr.eventIn(name)
 			h, err := multiplayer.NewHost(o, nodes...)
 			if err == nil && name != "" {
-				note(name, "room opened")
+				note(name, "room opened", "room opened")
 			}
 			return h, err
 		},
 		OnClose: func(r *multiplayer.Room) {
 			if r.Name() != "" {
-				note(r.Name(), "room closed")
+				note(r.Name(), "room closed", "room closed")
 			}
 		},
 		MaxRooms:     *maxRooms,
