@@ -33,7 +33,18 @@
 //   - sessions: Host accepts clients, assigns ids, relays between them as
 //     the engine's server_relay does, authenticates them (AuthFunc in place
 //     of auth_callback) and dispatches their RPCs to Go handlers; Client
-//     joins a host.
+//     joins a host. Rooms serves many independent Hosts (rooms, matches)
+//     from one process and one port: WebSocket clients name their room in
+//     the URL (ws://host:port/NAME), ENet rooms get a port each from a
+//     range. Its Open callback creates or refuses rooms (the refused
+//     client reads the WebSocket close code and reason), empty rooms end
+//     after a grace period, Shutdown drains (RoomsOptions.Drain ends the
+//     matches, what is queued is sent, clients are disconnected the
+//     engine's way), and limits for the whole process (rooms, the rate
+//     they are created at, clients, bytes queued per room and in all)
+//     keep one busy room from starving the others. Meter feeds package
+//     multiplayer/metrics (Prometheus, and the /healthz and /readyz
+//     probes); docs/deploy.md runs it on Kubernetes and Agones.
 //
 // # RPCs in Go
 //

@@ -135,6 +135,12 @@ type HostOptions struct {
 	// IdleTimeout drops a peer that sends nothing for this long; 0 means
 	// no limit (Godot clients send nothing while idle).
 	IdleTimeout time.Duration
+	// Meter, when set, receives the host's counts, for metrics.
+	Meter Meter
+	// QueueBudget, when set, is charged every byte queued for the host's
+	// peers besides MaxQueuedBytes: a budget shared by the rooms of a
+	// process, say. A peer whose packet does not fit is dropped.
+	QueueBudget *ByteBudget
 	// AllowObjects accepts full Objects in arguments
 	// (allow_object_decoding). Objects are only data here.
 	AllowObjects bool
@@ -220,7 +226,8 @@ type hostPeer struct {
 	ip         string
 	link       Link
 	q          *outQueue
-	pending    bool // authenticating
+	wdone      chan struct{} // closed when the peer's writer has ended
+	pending    bool          // authenticating
 	admitted   bool
 	authLocal  bool
 	authRemote bool
@@ -310,14 +317,14 @@ func (h *Host) ServeLink(link Link) error {
 		}
 		return err
 	}
-	done := make(chan struct{})
 	go func() {
 		h.writeLoop(p)
-		close(done)
+		close(p.wdone)
 	}()
 	err = h.readLoop(p)
 	h.leave(p, err)
-	<-done
+	<-p.wdone
+	p.q.discard() // gives what was left back to the shared budget
 	link.Close()
 	if err == io.EOF {
 		return nil
@@ -383,6 +390,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote(h.pathBudget())}
 	h.peers[id] = p
 	h.order = append(h.order, id)
+	p.q.shared, p.wdone = h.o.QueueBudget, make(chan struct{})
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
 	if h.o.Godot == variant.Godot3 {
 		// Godot 3's WebSocketMultiplayerPeer: the id, then the host, then
@@ -502,6 +510,9 @@ func (h *Host) admitLocked(p *hostPeer) {
 		h.replJoinLocked(p)
 	}
 	p.admitted = true
+	if h.o.Meter != nil {
+		h.o.Meter.Joined()
+	}
 	if h.o.OnConnect != nil {
 		id := p.id
 		go h.o.OnConnect(id)
@@ -546,6 +557,9 @@ func (h *Host) leave(p *hostPeer, err error) {
 	if err == io.EOF {
 		err = nil
 	}
+	if admitted && h.o.Meter != nil {
+		h.o.Meter.Left()
+	}
 	if admitted && h.o.OnDisconnect != nil {
 		h.o.OnDisconnect(p.id, err)
 	}
@@ -553,6 +567,9 @@ func (h *Host) leave(p *hostPeer, err error) {
 
 // drop disconnects p for err.
 func (h *Host) drop(p *hostPeer, err error) {
+	if h.o.Meter != nil {
+		h.o.Meter.Dropped(Reason(err))
+	}
 	h.mu.Lock()
 	if p.dropErr == nil {
 		p.dropErr = err
@@ -565,9 +582,16 @@ func (h *Host) drop(p *hostPeer, err error) {
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
 func (h *Host) frameLocked(p *hostPeer, f Frame) {
-	if !p.q.push(f) {
+	if p.q.push(f) {
+		if h.o.Meter != nil && f.Kind == FrameData {
+			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))
+		}
+	} else if !h.closed { // a closing host refuses new frames, as it should
 		if p.dropErr == nil {
 			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
+			if b := h.o.QueueBudget; b != nil && p.q.queued()+len(f.Data)+16 <= h.o.MaxQueuedBytes {
+				p.dropErr = fmt.Errorf("%w: the shared queue budget is spent", ErrBudget)
+			}
 			go h.drop(p, p.dropErr)
 		}
 	}
@@ -619,6 +643,9 @@ func (h *Host) readLoop(p *hostPeer) error {
 			h.peerError(p, &Event{From: p.id}, perr(0, CmdUnknown, ErrInvalidPacket, "a client sent a system message"))
 			continue
 		}
+		if h.o.Meter != nil {
+			h.o.Meter.PacketIn(commandOf(h.o.Godot, f.Data), len(f.Data))
+		}
 		if h.o.Godot == variant.Godot3 {
 			err = h.receive3(p, f)
 		} else {
@@ -637,6 +664,7 @@ func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 	if h.o.Observe != nil {
 		h.o.Observe(e)
 	}
+	h.countRefused(err)
 	return h.refuse(p, err)
 }
 
@@ -741,17 +769,21 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		}
 		h.sendLocked(t, out, f.Channel, f.Mode)
 		h.mu.Unlock()
+		h.countRelayed(1)
 		h.observeRelayed(p, target, e)
 		return nil
 	}
+	n := 0
 	for _, oid := range h.order {
 		o := h.peers[oid]
 		if o == p || oid == -target || !o.admitted {
 			continue
 		}
 		h.sendLocked(o, out, f.Channel, f.Mode)
+		n++
 	}
 	h.mu.Unlock()
+	h.countRelayed(n)
 	if target == -1 {
 		h.observeRelayed(p, target, e)
 		return nil
@@ -784,6 +816,7 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 	forUs := f.To == HostID || f.To == Broadcast || f.To < 0 && f.To != -p.id
 	if f.To != HostID {
 		e.Relayed = true
+		n := 0
 		h.mu.Lock()
 		switch {
 		case f.To > 0:
@@ -794,14 +827,17 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 				return nil
 			}
 			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+			n = 1
 		default:
 			for _, oid := range h.order {
 				if oid != p.id && oid != -f.To {
 					h.frameLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+					n++
 				}
 			}
 		}
 		h.mu.Unlock()
+		h.countRelayed(n)
 	}
 	pkt, err := Parse(variant.Godot3, f.Data)
 	e.Packet = pkt
@@ -820,6 +856,7 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 // refuseEvent marks e refused; process shows e to Observe itself.
 func (h *Host) refuseEvent(p *hostPeer, e *Event, err error) {
 	e.Err = err
+	h.countRefused(err)
 	h.refuse(p, err)
 }
 
@@ -936,7 +973,11 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		nd, m, err := h.resolve(p.remote, e)
 		h.mu.Unlock()
 		if err == nil {
+			start := time.Now()
 			err = h.dispatch(h.ctx, HostID, nd, m, e)
+			if h.o.Meter != nil {
+				h.o.Meter.RPC(time.Since(start))
+			}
 		}
 		if err != nil {
 			h.refuseEvent(p, e, err)
@@ -968,7 +1009,7 @@ func (h *Host) Kick(id PeerID) error {
 	if p == nil {
 		return ErrUnknownPeer
 	}
-	h.drop(p, errors.New("multiplayer: kicked"))
+	h.drop(p, ErrKicked)
 	return nil
 }
 

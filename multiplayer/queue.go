@@ -14,6 +14,9 @@ type outQueue struct {
 	frames []Frame
 	bytes  int
 	budget int
+	// shared is charged what the queue holds too (a room's budget, the
+	// process's); nil: none. Set before the first push.
+	shared *ByteBudget
 	closed bool
 }
 
@@ -38,7 +41,7 @@ func (q *outQueue) push(f Frame) bool {
 	n := frameCost(len(f.Data))
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed || q.bytes+n > q.budget {
+	if q.closed || q.bytes+n > q.budget || !q.shared.take(n) {
 		return false
 	}
 	f.Data = append([]byte(nil), f.Data...)
@@ -55,6 +58,7 @@ func (q *outQueue) pop() (Frame, bool) {
 	for len(q.frames) == 0 && !q.closed {
 		q.cond.Wait()
 	}
+	held := q.bytes
 	if len(q.frames) == 0 {
 		return Frame{}, false
 	}
@@ -65,12 +69,33 @@ func (q *outQueue) pop() (Frame, bool) {
 	if len(q.frames) == 0 {
 		q.frames = nil
 	}
+	q.shared.give(held - q.bytes)
 	return f, true
 }
 
+// queued returns the bytes waiting.
+func (q *outQueue) queued() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.bytes
+}
+
+// close ends the queue: what is queued is still popped. Once the peer is
+// gone, discard gives the rest back.
 func (q *outQueue) close() {
 	q.mu.Lock()
 	q.closed = true
+	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+// discard drops what is still queued, giving its bytes back to the shared
+// budget.
+func (q *outQueue) discard() {
+	q.mu.Lock()
+	q.closed = true
+	q.shared.give(q.bytes)
+	q.frames, q.bytes = nil, 0
 	q.cond.Broadcast()
 	q.mu.Unlock()
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"os/signal"
 	"strconv"
@@ -15,11 +16,15 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+
 	"github.com/gdvar/gdvar/enet"
 	"github.com/gdvar/gdvar/enet/godotcompress"
 	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/internal/loglimit"
 	"github.com/gdvar/gdvar/multiplayer"
+	"github.com/gdvar/gdvar/multiplayer/metrics"
 	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -35,7 +40,7 @@ it sees, one line each:
 
   1480974997 -> 1 REMOTE_CALL Lobby.hello("Ada", Vector2(1.5, -2))
   1480974997 -> 2093 (relay) REMOTE_CALL Main/Player.move(Vector2(3, 4))
-  2093 -> 1 RAW 0a141e
+  [match7] 2093 -> 1 RAW 0a141e
   2093 -> 1 SPAWN "P1" by Main/Spawner scene 0 net #1 sync #2 state(Vector2(10, 20), 100)
   2093 -> 1 SYNC t=7 P1#2(Vector2(12, 20)) Main/World/Sync(Vector2(0, 4))
   2093 -> 1 DELTA P1#2[1]("moved")
@@ -47,12 +52,22 @@ with) or the synchronizer's path, the values in Godot's text form (no
 property names: the order is the SceneReplicationConfig's) and, for DELTA,
 the indices of the changed on-change properties.
 
+It serves many rooms at once: a WebSocket client of ws://HOST:PORT/NAME
+joins the room NAME (letters, digits, "-_.~"), created on its first join;
+ws://HOST:PORT/ is a room too, the one ENet clients join. Rooms are
+independent (their own peer ids and relay); a room ends once empty for
+--empty-timeout. Lines of a named room start with [NAME].
+
 Godot 4 names RPC methods by number: the host knows their names from
 --project (the @rpc functions of the scripts each scene attaches, and the
 autoloads) or --rpc, and prints #N otherwise. Godot 3 sends names. Calls to
 the host itself are checked against the declared modes and then dropped
 (nothing runs them). Connections, disconnections and refused packets are
-reported on standard error. Ctrl-C (SIGINT) or SIGTERM stops.
+reported on standard error.
+
+Ctrl-C (SIGINT) or SIGTERM drains: no new clients (/readyz answers 503),
+what is queued is sent, then clients are disconnected as the engine expects
+(WebSocket close 1001, ENet DISCONNECT), and gdvar host exits 0.
 
 What clients send cannot make the output grow much faster than their
 traffic: the text they control is cut (--max-text), and repeated or
@@ -62,8 +77,8 @@ Flags:
   --ws ADDR          listen for WebSocket clients (default 127.0.0.1:9082
                      unless only --enet is given; PORT or :PORT mean
                      127.0.0.1, 0.0.0.0:PORT every interface)
-  --enet ADDR        listen for ENet clients on UDP ADDR (as --ws); with
-                     --ws too, both kinds of clients share the host
+  --enet ADDR        listen for ENet clients on UDP ADDR (as --ws); they
+                     join the room of ws://HOST:PORT/
   --compress MODE    ENet compression, as the games' compression_mode
                      (Godot 3) or ENetConnection.compress (Godot 4): none,
                      rangecoder, fastlz, zlib or zstd (default none)
@@ -72,7 +87,16 @@ Flags:
   --rpc SPEC         declare a node's RPC methods: NODEPATH:METHOD,METHOD,…
                      (all of them: their sorted order gives the ids); may repeat
   --allow-objects    accept full Objects in arguments (allow_object_decoding)
-  --max-peers N      most clients at once (default 1024)
+  --max-peers N      most clients of one room (default 1024)
+  --max-clients N    most clients of all rooms (default 10000)
+  --max-rooms N      most rooms at once (default 1000)
+  --room-rate R      most new rooms a second, on average (default 20)
+  --empty-timeout D  end a room empty for this long (default 30s)
+  --drain-timeout D  on SIGTERM, time to send what is queued (default 5s)
+  --metrics ADDR     serve Prometheus metrics on http://ADDR/metrics, and
+                     /healthz and /readyz (ADDR as --ws)
+  --log-format F     standard error's records: text (default) or json
+                     (log/slog's; the traffic view stays on standard output)
   --max-per-ip N     most clients at once from one IP address, WebSocket
                      handshakes in progress included (default 64)
   --max-packet N     largest packet in bytes (default 65536)
@@ -88,10 +112,11 @@ Flags:
 
 Examples:
   gdvar host
-  gdvar host --ws 0.0.0.0:9082 --project ~/games/mygame
+  gdvar host --ws 0.0.0.0:9082 --project ~/games/mygame --metrics 0.0.0.0:9100
   gdvar host --godot 3 --ws 9082
   gdvar host --godot 3 --enet 0.0.0.0:7777 --compress zstd
   gdvar host --rpc Lobby:hello,welcome --rpc Main/Player:move
+  gdvar host --ws 0.0.0.0:9082 --log-format json > traffic.log
 `
 
 func runHost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -100,7 +125,7 @@ func runHost(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return hostMain(ctx, args, stdout, stderr)
 }
 
-// hostMain is gdvar host, until ctx is done.
+// hostMain is gdvar host, until ctx is done; then it drains.
 func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("host", flag.ContinueOnError)
 	ws := fs.String("ws", "127.0.0.1:9082", "WebSocket address")
@@ -112,12 +137,19 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var specs []string
 	fs.Func("rpc", "NODEPATH:METHOD,…", func(s string) error { specs = append(specs, s); return nil })
 	allow := fs.Bool("allow-objects", false, "accept full objects")
-	maxPeers := fs.Int("max-peers", multiplayer.DefaultMaxPeers, "most clients")
+	maxPeers := fs.Int("max-peers", multiplayer.DefaultMaxPeers, "most clients of a room")
+	maxClients := fs.Int("max-clients", multiplayer.DefaultRoomsMaxPeers, "most clients")
+	maxRooms := fs.Int("max-rooms", multiplayer.DefaultMaxRooms, "most rooms")
+	roomRate := fs.Float64("room-rate", multiplayer.DefaultRoomRate, "new rooms a second")
+	emptyTimeout := fs.Duration("empty-timeout", multiplayer.DefaultEmptyTimeout, "end empty rooms after")
+	drainTimeout := fs.Duration("drain-timeout", multiplayer.DefaultFlushTimeout, "time to send what is queued")
 	maxPacket := fs.Int("max-packet", multiplayer.DefaultMaxPacketSize, "largest packet")
 	idle := fs.Duration("idle", 0, "idle timeout")
 	maxPerIP := fs.Int("max-per-ip", multiplayer.DefaultMaxPeersPerIP, "most clients from one IP address")
 	maxText := fs.Int("max-text", loglimit.DefaultMaxText, "cut printed client text")
 	logRate := fs.Int("log-rate", 10, "lines a second of one kind")
+	metricsAddr := fs.String("metrics", "", "admin (metrics, health) address")
+	logFormat := fs.String("log-format", "text", "text or json")
 	hexOut := fs.Bool("hex", false, "print packet bytes")
 	if err := parseCommandFlags(fs, args, stderr); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -130,8 +162,18 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		usageError(stderr, "host", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 		return 2
 	}
-	if *maxPeers <= 0 || *maxPerIP <= 0 || *maxPacket <= 0 || *maxText < 0 || *logRate < 0 || *idle < 0 {
-		usageError(stderr, "host", errors.New("--max-peers, --max-per-ip, --max-packet must be positive; --max-text, --log-rate, --idle not negative"))
+	if *maxPeers <= 0 || *maxPerIP <= 0 || *maxPacket <= 0 || *maxClients <= 0 || *maxRooms <= 0 || *roomRate <= 0 || *maxText < 0 || *logRate < 0 || *idle < 0 || *emptyTimeout <= 0 || *drainTimeout <= 0 {
+		usageError(stderr, "host", errors.New("--max-peers, --max-per-ip, --max-clients, --max-rooms, --room-rate, --max-packet, --empty-timeout, --drain-timeout must be positive; --max-text, --log-rate, --idle not negative"))
+		return 2
+	}
+	var logger *slog.Logger
+	switch *logFormat {
+	case "text":
+		logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	case "json":
+		logger = slog.New(slog.NewJSONHandler(&lockedWriter{w: stderr}, nil))
+	default:
+		usageError(stderr, "host", fmt.Errorf("--log-format %q: want text or json", *logFormat))
 		return 2
 	}
 	useWS := true
@@ -144,9 +186,15 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		usageError(stderr, "host", err)
 		return 2
 	}
-	var enetListen string
+	var enetListen, adminListen string
 	if *enetAddr != "" {
 		if enetListen, err = listenAddr(*enetAddr); err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 2
+		}
+	}
+	if *metricsAddr != "" {
+		if adminListen, err = listenAddr(*metricsAddr); err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
 			return 2
 		}
@@ -184,49 +232,111 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if logText == 0 {
 		logText = -1 // the library's "no limit"
 	}
-	h, err := multiplayer.NewHost(multiplayer.HostOptions{
-		Godot:         fam,
-		MaxPeers:      *maxPeers,
-		MaxPeersPerIP: *maxPerIP,
-		IdleTimeout:   *idle,
-		AllowObjects:  *allow,
-		MaxErrors:     -1, // a watching host: log, as the engine does, and keep going
-		Logger:        slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})),
-		MaxLogText:    logText,
-		OnConnect:     func(id multiplayer.PeerID) { pr.note(stderr, "peer %d joined", id) },
-		OnDisconnect: func(id multiplayer.PeerID, err error) {
-			pr.left(id)
-			if err != nil {
-				pr.note(stderr, "peer %d left: %s", id, pr.cut(err.Error()))
-			} else {
-				pr.note(stderr, "peer %d left", id)
+	// note reports an event on standard error: a line of text, or a JSON
+	// record with the room as an attribute.
+	// human is the line of text, msg and attrs the record.
+	note := func(room, human, msg string, attrs ...any) {
+		if *logFormat == "json" {
+			logger.Info("gdvar host: "+msg, append([]any{"room", room}, attrs...)...)
+			return
+		}
+		prefix := ""
+		if room != "" {
+			prefix = "[" + room + "] "
+		}
+		pr.note(stderr, "%s%s", prefix, human)
+	}
+	// say reports the host's own events on standard error.
+	say := func(format string, args ...any) {
+		if *logFormat == "json" {
+			logger.Info("gdvar host: " + fmt.Sprintf(format, args...))
+		} else {
+			fmt.Fprintf(stderr, "gdvar host: "+format+"\n", args...)
+		}
+	}
+	var m *metrics.Metrics
+	reg := prometheus.NewRegistry()
+	if adminListen != "" {
+		reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+		m = metrics.New(reg)
+	}
+	ro := multiplayer.RoomsOptions{
+		Host: multiplayer.HostOptions{
+			Godot:         fam,
+			MaxPeers:      *maxPeers,
+			MaxPeersPerIP: *maxPerIP,
+			IdleTimeout:   *idle,
+			AllowObjects:  *allow,
+			MaxErrors:     -1, // a watching host: log, as the engine does, and keep going
+			MaxLogText:    logText,
+		},
+		Open: func(_ context.Context, name string, o multiplayer.HostOptions) (*multiplayer.Host, error) {
+			o.OnConnect = func(id multiplayer.PeerID) { note(name, fmt.Sprintf("peer %d joined", id), "peer joined", "peer", id) }
+			o.OnDisconnect = func(id multiplayer.PeerID, err error) {
+				pr.left(id)
+				if err != nil {
+					note(name, fmt.Sprintf("peer %d left: %s", id, pr.cut(err.Error())), "peer left", "peer", id, "err", pr.cut(err.Error()))
+				} else {
+					note(name, fmt.Sprintf("peer %d left", id), "peer left", "peer", id)
+				}
+			}
+			o.Observe = pr.eventIn(name)
+			h, err := multiplayer.NewHost(o, nodes...)
+			if err == nil && name != "" {
+				note(name, "room opened", "room opened")
+			}
+			return h, err
+		},
+		OnClose: func(r *multiplayer.Room) {
+			if r.Name() != "" {
+				note(r.Name(), "room closed", "room closed")
 			}
 		},
-		Observe: pr.event,
-	}, nodes...)
+		MaxRooms:     *maxRooms,
+		MaxPeers:     *maxClients,
+		RoomRate:     *roomRate,
+		EmptyTimeout: *emptyTimeout,
+		FlushTimeout: *drainTimeout,
+		WebSocket: multiplayer.WebSocketOptions{
+			MaxPacketSize: *maxPacket,
+			// A development host: web exports may be served from anywhere.
+			Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, MaxConnsPerIP: *maxPerIP, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
+		},
+		Logger: logger,
+	}
+	if m != nil {
+		ro.Meter = m
+	}
+	rs, err := multiplayer.NewRooms(ro)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar host:", err)
 		return 2
 	}
-	var ls []multiplayer.Listener
-	defer func() {
-		for _, l := range ls {
-			l.Close()
-		}
-	}()
-	if useWS {
-		l, err := multiplayer.ListenWebSocket(ctx, addr, multiplayer.WebSocketOptions{
-			Godot:         fam,
-			MaxPacketSize: *maxPacket,
-			// A development host: web exports may be served from anywhere.
-			Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, MaxConnsPerIP: *maxPerIP, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
-		})
+	if m != nil {
+		m.WatchRooms(rs)
+	}
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	if adminListen != "" {
+		ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", adminListen)
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
 			return 1
 		}
-		ls = append(ls, l)
-		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on ws://%s\n", fam, l.Addr())
+		srv := metrics.NewServer("", metrics.Admin(reg, rs.Ready))
+		wg.Go(func() { srv.Serve(ln) })
+		// The admin listener outlives the drain, so that probes see it.
+		defer srv.Close()
+		say("metrics on http://%s/metrics, health on /healthz and /readyz", ln.Addr())
+	}
+	if useWS {
+		ln, err := (&net.ListenConfig{}).Listen(ctx, "tcp", addr)
+		if err != nil {
+			fmt.Fprintln(stderr, "gdvar host:", err)
+			return 1
+		}
+		wg.Go(func() { rs.ServeWebSocket(context.Background(), ln) })
+		say("%s multiplayer host on ws://%s (a room each path: ws://%s/NAME)", fam, ln.Addr(), ln.Addr())
 	}
 	if enetListen != "" {
 		l, err := multiplayer.ListenENet(ctx, enetListen, multiplayer.ENetOptions{
@@ -236,20 +346,34 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
+			rs.Shutdown(context.Background())
 			return 1
 		}
-		ls = append(ls, l)
-		fmt.Fprintf(stderr, "gdvar host: %s multiplayer host on enet://%s (compression %s)\n", fam, l.Addr(), mode)
-	}
-	var wg sync.WaitGroup
-	for _, l := range ls {
-		wg.Go(func() { h.Serve(ctx, l) })
+		wg.Go(func() { rs.ServeListener(l, "") })
+		say("%s multiplayer host on enet://%s (compression %s)", fam, l.Addr(), mode)
 	}
 	<-ctx.Done()
-	h.Close()
-	wg.Wait()
-	fmt.Fprintln(stderr, "gdvar host: stopped")
+	say("draining")
+	sctx, cancel := context.WithTimeout(context.Background(), *drainTimeout+time.Second)
+	defer cancel()
+	if err := rs.Shutdown(sctx); err != nil {
+		say("drain: %v", err)
+	}
+	say("stopped")
 	return 0
+}
+
+// lockedWriter serializes writes, for log records and notes sharing a
+// writer.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // parseRPCSpec reads NODEPATH:METHOD,METHOD,….
@@ -324,12 +448,16 @@ func (p *hostPrinter) left(id multiplayer.PeerID) {
 }
 
 // event prints one packet the host saw.
-func (p *hostPrinter) event(e *multiplayer.Event) {
+func (p *hostPrinter) event(e *multiplayer.Event) { p.eventPrefix("", e) }
+
+// eventPrefix prints one packet the host saw, after prefix.
+func (p *hostPrinter) eventPrefix(prefix string, e *multiplayer.Event) {
 	ok, n := p.lim.Allow(kind(e))
 	if !ok {
 		return
 	}
 	var b strings.Builder
+	b.WriteString(prefix)
 	to := "1"
 	if e.Relayed {
 		to = strconv.Itoa(int(e.To)) + " (relay)"
@@ -388,3 +516,12 @@ func (p *hostPrinter) args(args []variant.Value) string {
 
 // cut shortens text a client controls to --max-text bytes.
 func (p *hostPrinter) cut(s string) string { return loglimit.Cut(s, p.maxText) }
+
+// eventIn returns the printer of the packets of room: its lines start
+// with [room] (none for the room "").
+func (p *hostPrinter) eventIn(room string) func(*multiplayer.Event) {
+	if room == "" {
+		return p.event
+	}
+	return func(e *multiplayer.Event) { p.eventPrefix("["+room+"] ", e) }
+}

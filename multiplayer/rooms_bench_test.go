@@ -1,0 +1,175 @@
+package multiplayer
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"runtime"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gdvar/gdvar/internal/leaktest"
+	"github.com/gdvar/gdvar/variant"
+)
+
+// Rooms under load: roomsClients Go clients on loopback WebSocket, spread
+// over 500, 50 or 1 rooms of one process (Rooms, relay on as the engine's
+// server has it), each calling an RPC on its room's host loadRate times a
+// second. As in BenchmarkLoad, an iteration is one second of that load
+// (-benchtime=3x: three seconds), the clients run in the benchmark's
+// process (the CPU figure counts both ends), and every call must arrive.
+// roomsClients is scaled to what 2 cores manage; the 10,000 clients in 500
+// rooms of a larger machine need only the constant changed.
+//
+// Reported: cpu-µs/client-s (process CPU per client and second of load),
+// heap-B/client and heap-B/room (heap after GC held by the connected,
+// idle clients, divided by clients and by rooms), RSS-B/client, rpc/s,
+// connect-ms (all clients joined, 32 at a time; one room of many pays for
+// announcing every peer to every other).
+const roomsClients = 1000
+
+func BenchmarkRooms(b *testing.B) {
+	for _, rooms := range []int{500, 50, 1} {
+		b.Run(fmt.Sprintf("rooms=%d", rooms), func(b *testing.B) { benchRooms(b, rooms) })
+	}
+}
+
+func benchRooms(b *testing.B, rooms int) {
+	raiseOpenFiles(b, 2*roomsClients+256)
+	base := leaktest.Take()
+	var got atomic.Int64
+	node := Node{Path: "P", Methods: []Method{{Name: "move", Mode: AnyPeer, Transfer: Reliable,
+		Handler: func(context.Context, PeerID, variant.Vector2) { got.Add(1) }}}}
+
+	var before, after runtime.MemStats
+	debug.FreeOSMemory()
+	runtime.ReadMemStats(&before)
+	rssBefore := rss()
+
+	perRoom := roomsClients / rooms
+	rs, err := NewRooms(RoomsOptions{
+		Host:      HostOptions{MaxPeers: perRoom, MaxPeersPerIP: perRoom},
+		Nodes:     []Node{node},
+		MaxRooms:  rooms,
+		RoomBurst: rooms,
+		MaxPeers:  roomsClients,
+		Logger:    quiet,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- rs.ServeWebSocket(ctx, ln) }()
+	cs := make([]*Client, roomsClients)
+	cleanup := func() {
+		for _, c := range cs {
+			if c != nil {
+				c.Close()
+			}
+		}
+		cancel()
+		<-served
+	}
+
+	connectStart := time.Now()
+	var joinErr atomic.Value
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	for range 32 {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= roomsClients {
+					return
+				}
+				jctx, jcancel := context.WithTimeout(ctx, 60*time.Second)
+				url := fmt.Sprintf("ws://%s/r%d", ln.Addr(), i%rooms)
+				link, err := DialWebSocket(jctx, url, WebSocketOptions{})
+				if err == nil {
+					cs[i], err = Join(jctx, link, ClientOptions{Logger: quiet}, node)
+				}
+				jcancel()
+				if err != nil {
+					joinErr.CompareAndSwap(nil, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err, _ := joinErr.Load().(error); err != nil {
+		cleanup()
+		b.Fatalf("joining: %v", err)
+	}
+	// Every client has learnt of the others of its room.
+	for _, c := range cs {
+		for len(c.Peers()) < perRoom && time.Since(connectStart) < 2*time.Minute {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	connectTime := time.Since(connectStart)
+	if s := rs.Stats(); s.Rooms != rooms || s.Peers != roomsClients {
+		cleanup()
+		b.Fatalf("%d rooms, %d clients", s.Rooms, s.Peers)
+	}
+	debug.FreeOSMemory()
+	runtime.ReadMemStats(&after)
+	rssAfter := rss()
+
+	perClient := loadRate * b.N
+	total := int64(perClient * roomsClients)
+	period := time.Second / loadRate
+	var ru0, ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	b.ResetTimer()
+	start := time.Now()
+	var callErr atomic.Value
+	for i, c := range cs {
+		wg.Go(func() {
+			time.Sleep(period * time.Duration(i) / roomsClients)
+			t := time.NewTicker(period)
+			defer t.Stop()
+			for range perClient {
+				if err := c.Call(HostID, "P", "move", variant.Vector2{X: 1, Y: 2}); err != nil {
+					callErr.CompareAndSwap(nil, err)
+					return
+				}
+				<-t.C
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for got.Load() < total && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	b.StopTimer()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cleanup()
+	if err, _ := callErr.Load().(error); err != nil {
+		b.Fatalf("calling: %v", err)
+	}
+	if n := got.Load(); n != total {
+		b.Fatalf("%d of %d calls arrived", n, total)
+	}
+	cpu := time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
+		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
+	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
+	b.ReportMetric(float64(cpu/time.Microsecond)/float64(roomsClients*b.N), "cpu-µs/client-s")
+	b.ReportMetric(heap/roomsClients, "heap-B/client")
+	b.ReportMetric(heap/float64(rooms), "heap-B/room")
+	b.ReportMetric(float64(rssAfter-rssBefore)/roomsClients, "RSS-B/client")
+	b.ReportMetric(float64(total)/elapsed.Seconds(), "rpc/s")
+	b.ReportMetric(float64(connectTime.Milliseconds()), "connect-ms")
+	base.Check(b, 10*time.Second)
+}
