@@ -80,7 +80,7 @@ func TestLeaveWhileSendingIsNormal(t *testing.T) {
 				return
 			default:
 				h.Call(0, "Main", "tick")
-				time.Sleep(100 * time.Microsecond)
+				time.Sleep(time.Millisecond)
 			}
 		}
 	}()
