@@ -84,7 +84,7 @@ func TestLeaveWhileSendingIsNormal(t *testing.T) {
 			}
 		}
 	}()
-	for i := range 20 {
+	for i := range 60 {
 		c := join(t, url, ClientOptions{}, node)
 		time.Sleep(time.Duration(i%4) * time.Millisecond)
 		c.Close()
