@@ -7,7 +7,9 @@
 // MaxPacketSize, acknowledgements and retransmission with ENet's
 // round-trip estimate and timeouts, pings, the packet throttle, bandwidth
 // limits, graceful and forced disconnects, the optional CRC32 checksum and
-// the range coder compression.
+// the range coder compression. Limits: DTLS (ENetConnection.dtls_*) is not
+// implemented; a host serves at most 4095 peers, and bounds each peer's
+// memory (MaxPeerMemory, 64 MiB) and its own (MaxHostMemory, 256 MiB).
 //
 // # Use
 //

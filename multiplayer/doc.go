@@ -10,8 +10,13 @@
 // program can be the host (peer 1) that unmodified Godot games join, or a
 // client of a Godot host. A Godot 4 host can own the game's world: it
 // spawns nodes through the game's MultiplayerSpawners and synchronizes them
-// through its MultiplayerSynchronizers (see Replication); a Client has no
-// scene model, and Godot 3's rset is not handled by it.
+// through its MultiplayerSynchronizers (see Replication); Godot 3's remote
+// variables (rset) go both ways. Rooms serves many hosts from one process.
+// Limits: replication follows Godot 4.6 (no spawns by peers, nested
+// spawners, synchronizers rooted below their scene's root, or authority
+// changes after a spawn; a Client reads replication packets but keeps no
+// scene model); WebRTC and ENet's DTLS are not implemented; every host
+// bounds what each client may cost it (see Limits).
 //
 // The package has three layers:
 //

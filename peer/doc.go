@@ -1,6 +1,10 @@
 // Package peer exchanges Godot Variants over the network with the peers a
 // Godot game or tool uses: StreamPeerTCP (TCP), PacketPeerUDP (UDP) and
-// WebSocketPeer (WebSocket), for both engine families.
+// WebSocketPeer (WebSocket), for both engine families. Limits: a value is
+// at most Options.MaxSize (8 MiB by default); servers cap connections (1024)
+// and connections per address (64), idle, frame and write times, and the
+// memory of frames being received (64 MiB per listener); TLS comes from your
+// own net/http server or net.Conn; WebRTC is not implemented.
 //
 // Each transport frames values as the engine's peer of the same kind does:
 //
