@@ -2,10 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/gdvar/gdvar/gdfile"
 	"github.com/gdvar/gdvar/gdtext"
+	"github.com/gdvar/gdvar/pck"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -51,17 +55,89 @@ func textInputHint(raw []byte, fam variant.Family, withHex, withBase64 bool) str
 }
 
 // oneValueHint says that data, which does not split into store_var
-// values, is one var_to_bytes value of either family, for the commands
-// that read save files.
-func oneValueHint(data []byte) string {
-	for _, fam := range []variant.Family{variant.Godot4, variant.Godot3} {
+// values, is one var_to_bytes value, for gdvar migrate, which reads save
+// files of family from and writes family to: a value of family from
+// converts with gdvar convert, and one of family to needs nothing.
+func oneValueHint(data []byte, from, to variant.Family) string {
+	for _, fam := range []variant.Family{from, to} {
 		dm, err := variant.DecOptions{Family: fam, AllowObjects: true}.DecMode()
 		if err != nil {
 			continue
 		}
-		if _, n, err := dm.Decode(data); err == nil && n == len(data) {
-			return "this is one value (var_to_bytes, put_var), not a save file of store_var values: " +
-				"gdvar convert --godot 3 --to-godot 4 --to binary converts one value"
+		if _, n, err := dm.Decode(data); err != nil || n != len(data) {
+			continue
+		}
+		if fam == to {
+			return fmt.Sprintf("this is one %v value (var_to_bytes, put_var) already, not a save file of store_var values: "+
+				"there is nothing to migrate (gdvar decode prints it)", to)
+		}
+		return fmt.Sprintf("this is one %v value (var_to_bytes, put_var), not a save file of store_var values: "+
+			"gdvar convert --godot %d --to-godot %d --to binary converts one value", from, from, to)
+	}
+	return ""
+}
+
+// godotFileKinds are the magic numbers of Godot's other binary files,
+// which the commands that read Variants do not read, and what to say of
+// each.
+var godotFileKinds = []struct{ magic, what string }{
+	{"GDPC", "a resource pack (.pck): gdvar pck list shows its files, gdvar pck extract writes them out"},
+	{"RSRC", "a binary resource or scene (.res, .scn), which gdvar does not read"},
+	{"RSCC", "a compressed binary resource or scene (.res, .scn), which gdvar does not read"},
+	{"ECFG", "a project.binary (the settings an export puts in its pack): package gdproject reads it"},
+	{"GST2", "a Godot 4 texture (.ctex), which gdvar does not read"},
+	{"GDST", "a Godot 3 texture (.stex), which gdvar does not read"},
+	{"GDSC", "a compiled GDScript, which gdvar does not read"},
+}
+
+// fileKindHint says which other kind of Godot file data is, when it is
+// one: a resource pack (or an executable with one embedded), a binary
+// resource, a texture, a project.binary, a text scene or project.godot.
+// It says nothing of Variants, save files and other text.
+func fileKindHint(data []byte) string {
+	for _, k := range godotFileKinds {
+		if bytes.HasPrefix(data, []byte(k.magic)) {
+			return "this is " + k.what
+		}
+	}
+	if _, err := pck.NewReader(bytes.NewReader(data), int64(len(data)), nil); err == nil || errors.Is(err, pck.ErrNeedKey) {
+		return "this is an executable with a resource pack embedded: gdvar pck list shows its files, gdvar pck extract writes them out"
+	}
+	text := bytes.TrimLeft(data, "\ufeff \t\r\n")
+	switch {
+	case bytes.HasPrefix(text, []byte("[gd_scene")), bytes.HasPrefix(text, []byte("[gd_resource")):
+		return "this is a text scene or resource (.tscn, .tres), which gdvar does not read " +
+			"(gdvar encode reads one value in Godot's text form)"
+	case bytes.HasPrefix(text, []byte("; Engine configuration file")), bytes.Contains(text, []byte("\nconfig_version=")):
+		return "this is a project.godot: package gdproject reads it"
+	}
+	return ""
+}
+
+// notPackHint says what a file that is not a resource pack is, for the
+// pck commands: a save file, one value, another kind of Godot file, or
+// text.
+func notPackHint(data []byte) string {
+	if h := fileKindHint(data); h != "" {
+		return h
+	}
+	switch gdfile.Detect(data) {
+	case gdfile.Encrypted:
+		return "this is an encrypted save file (GDEC): gdvar decode --password P (or --key HEX) reads it"
+	case gdfile.Compressed:
+		return "this is a compressed save file (GCPF): gdvar decode reads it"
+	}
+	if looksLikeText(data) {
+		return "this is text, not a resource pack"
+	}
+	if f, err := gdfile.Read(data, gdfile.Options{}); err == nil && len(f.Values) > 0 {
+		return "this is a save file (store_var values): gdvar decode reads it"
+	}
+	for _, fam := range []variant.Family{variant.Godot4, variant.Godot3} {
+		if dm, err := (variant.DecOptions{Family: fam, AllowObjects: true}).DecMode(); err == nil {
+			if _, n, err := dm.Decode(data); err == nil && n == len(data) {
+				return "this is one value (var_to_bytes, put_var): gdvar decode reads it"
+			}
 		}
 	}
 	return ""

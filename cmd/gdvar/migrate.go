@@ -265,7 +265,7 @@ func (m *migrator) one(j migrateJob) int {
 			err = fmt.Errorf("%s: %w", in, err)
 		}
 		fail(err)
-		if h := cmp.Or(textInputHint(data, fromFam, false, false), oneValueHint(data)); h != "" {
+		if h := cmp.Or(fileKindHint(data), textInputHint(data, fromFam, false, false), oneValueHint(data, fromFam, toFam)); h != "" {
 			fmt.Fprintln(m.stderr, "gdvar: hint:", h)
 		}
 		return 1
