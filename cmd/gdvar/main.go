@@ -1,11 +1,22 @@
 // Command gdvar decodes and encodes Godot's binary Variant serialization
 // (var_to_bytes / bytes_to_var, store_var / get_var, put_var / get_var) and
 // the save files FileAccess writes, plain, encrypted or compressed, and
-// prints values in Godot's text form (var_to_str / str_to_var).
+// prints values in Godot's text form (var_to_str / str_to_var); it also
+// migrates Godot 3 saves to Godot 4, reads and builds resource packs
+// (.pck), and runs servers to develop a game against (serve: TCP, UDP and
+// WebSocket peers; host: the high-level multiplayer). Limits: it does not
+// read resources (.res, .tres), scenes or textures; host relays and prints
+// MultiplayerSpawner and MultiplayerSynchronizer packets but does not run
+// the calls made to it (see package multiplayer).
 //
 // Install it with
 //
 //	go install github.com/gdvar/gdvar/cmd/gdvar@latest
+//
+// or, from a checkout of the repository (an offline machine, a private
+// mirror, your own changes),
+//
+//	go install ./cmd/gdvar
 //
 // Usage:
 //
