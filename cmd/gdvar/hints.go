@@ -142,3 +142,41 @@ func notPackHint(data []byte) string {
 	}
 	return ""
 }
+
+// binaryInputHint says what input that should be text (for encode, or
+// convert --from text or json) is when it is binary: another kind of Godot
+// file, a save file, or Godot's binary format.
+func binaryInputHint(data []byte) string {
+	if h := fileKindHint(data); h != "" {
+		return h
+	}
+	if looksLikeText(data) {
+		return ""
+	}
+	switch gdfile.Detect(data) {
+	case gdfile.Encrypted:
+		return "this is an encrypted save file (GDEC), not text: gdvar decode --password P (or --key HEX) prints its values as text"
+	case gdfile.Compressed:
+		return "this is a compressed save file (GCPF), not text: gdvar decode prints its values as text"
+	}
+	return "this is binary, not text: gdvar decode prints Godot's binary format (var_to_bytes, store_var) as text"
+}
+
+// convertHint says what input that does not decode as one value is, for
+// convert, which reads one value: another kind of Godot file, a save file
+// (which decode reads), or text.
+func convertHint(data []byte, hexIn bool, fam variant.Family) string {
+	if h := fileKindHint(data); h != "" {
+		return h
+	}
+	switch gdfile.Detect(data) {
+	case gdfile.Encrypted:
+		return "this is an encrypted save file (GDEC); convert reads one value: gdvar decode --password P --to FORMAT converts a save file's values"
+	case gdfile.Compressed:
+		return "this is a compressed save file (GCPF); convert reads one value: gdvar decode --to FORMAT converts a save file's values"
+	}
+	if f, err := gdfile.Read(data, gdfile.Options{Godot: fam}); err == nil && len(f.Values) > 1 {
+		return "this is a save file of several store_var values; convert reads one value: gdvar decode --to FORMAT converts a save file's values"
+	}
+	return textInputHint(data, fam, !hexIn, false)
+}

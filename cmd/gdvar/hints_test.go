@@ -67,3 +67,50 @@ func TestOtherFileKindHints(t *testing.T) {
 		t.Error("pck pack of a file wrote a pack")
 	}
 }
+
+// Binary given where text is read (encode, convert --from json), save
+// files given to convert (which reads one value), and directories given
+// where a file is read, are named with what to do instead.
+func TestWrongInputHints(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct {
+		name   string
+		args   []string
+		status int
+		stderr []string
+	}{
+		{"encode a value", []string{"encode", "--hex", "../../testdata/sample/savegame.bin"}, 1, []string{
+			"gdvar: encode: text: line 1, column 2: unexpected NUL byte\n",
+			"gdvar: hint: this is binary, not text: gdvar decode prints Godot's binary format (var_to_bytes, store_var) as text\n"}},
+		{"encode --file an encrypted save", []string{"encode", "--hex", "--file", "../../testdata/files/godot4/encrypted-key.sav"}, 1, []string{
+			"gdvar: hint: this is an encrypted save file (GDEC), not text: gdvar decode --password P (or --key HEX) prints its values as text\n"}},
+		{"encode a pack", []string{"encode", "--hex", "../../pck/testdata/engine/godot4.6-plain.pck"}, 1, []string{
+			"gdvar: hint: this is a resource pack (.pck)"}},
+		{"convert --from json a value", []string{"convert", "--from", "json", "--to", "text", "../../testdata/sample/savegame.bin"}, 1, []string{
+			"gdvar: convert: the json input is not UTF-8 text\n",
+			"gdvar: hint: this is binary, not text: gdvar decode prints"}},
+		{"convert an encrypted save", []string{"convert", "--to", "json", "../../testdata/files/godot3/encrypted-password.sav"}, 1, []string{
+			"gdvar: hint: this is an encrypted save file (GDEC); convert reads one value: gdvar decode --password P --to FORMAT converts a save file's values\n"}},
+		{"convert a save", []string{"convert", "--to", "json", "../../testdata/files/godot4/plain-many.sav"}, 1, []string{
+			"gdvar: hint: this is a save file of several store_var values; convert reads one value: gdvar decode --to FORMAT converts a save file's values\n"}},
+		{"convert text", []string{"convert", "--to", "json", "../../README.md"}, 1, []string{
+			"gdvar: hint: this is text, not Godot's binary format (what var_to_bytes, store_var and put_var write); for hex text give --hex\n"}},
+		{"decode a directory", []string{"decode", dir}, 1, []string{"gdvar: " + dir + " is a directory, not a file\n"}},
+		{"inspect a directory", []string{"inspect", dir}, 1, []string{"gdvar: inspect: " + dir + " is a directory, not a file\n"}},
+		{"migrate into a directory", []string{"migrate", "--force", "../../testdata/files/godot3/plain-one.sav", dir}, 1, []string{
+			"gdvar: migrate: " + dir + " is a directory: OUT is the new file's name (--out-dir " + dir + " writes each file there under its own name)\n"}},
+	}
+	for _, c := range cases {
+		status, _, stderr := gdvar(t, "", c.args...)
+		ok := status == c.status
+		for _, s := range c.stderr {
+			ok = ok && strings.Contains(stderr, s)
+		}
+		if !ok {
+			t.Errorf("%s: status %d (want %d), stderr %q, want it to hold %q", c.name, status, c.status, stderr, c.stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("migrate wrote into the directory: %v", entries)
+	}
+}
