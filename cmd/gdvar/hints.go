@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"syscall"
 	"unicode"
 	"unicode/utf8"
 
@@ -179,4 +180,53 @@ func convertHint(data []byte, hexIn bool, fam variant.Family) string {
 		return "this is a save file of several store_var values; convert reads one value: gdvar decode --to FORMAT converts a save file's values"
 	}
 	return textInputHint(data, fam, !hexIn, false)
+}
+
+// listenHint says what to do when a server cannot listen: another program
+// has the port, or the address is not this machine's; flags names the
+// flags that choose the address.
+func listenHint(err error, flags string) string {
+	switch {
+	case errors.Is(err, syscall.EADDRINUSE):
+		return "another program (another gdvar serve or host, the game itself) listens on that port: stop it, or choose another port with " + flags
+	case errors.Is(err, syscall.EADDRNOTAVAIL):
+		return "that address is not one of this machine's: 0.0.0.0:PORT listens on every interface, 127.0.0.1:PORT on this machine only"
+	case errors.Is(err, syscall.EACCES):
+		return "ports below 1024 need privileges: choose a port of 1024 or more with " + flags
+	}
+	return ""
+}
+
+// didYouMean suggests the command that name is a typo of: one letter
+// missing, extra, changed or two letters swapped.
+func didYouMean(name string) string {
+	for cmd := range commands {
+		if closeTypo(name, cmd) {
+			return fmt.Sprintf(" (did you mean %q?)", cmd)
+		}
+	}
+	return ""
+}
+
+// closeTypo reports whether a and b differ by one edit: a letter inserted,
+// deleted or changed, or two neighbours swapped.
+func closeTypo(a, b string) bool {
+	if a == b {
+		return false
+	}
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return a[i+1:] == b[i+1:] ||
+			i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
+	}
+	return a[i:] == b[i+1:]
 }

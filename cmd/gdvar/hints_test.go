@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -112,5 +115,33 @@ func TestWrongInputHints(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
 		t.Errorf("migrate wrote into the directory: %v", entries)
+	}
+}
+
+// A port in use and a mistyped command are named with what to do.
+func TestListenAndTypoHints(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	addr := l.Addr().String()
+	status, _, stderr := gdvar(t, "", "serve", "--tcp", addr)
+	if want := "gdvar: hint: another program (another gdvar serve or host, the game itself) listens on that port: stop it, or choose another port with --tcp, --udp or --ws\n"; status != 1 || !strings.HasSuffix(stderr, want) {
+		t.Errorf("serve on a port in use: status %d, stderr %q", status, stderr)
+	}
+	var stdout, errBuf syncBuffer
+	if status := hostMain(context.Background(), []string{"--ws", addr}, &stdout, &errBuf); status != 1 ||
+		!strings.HasSuffix(errBuf.String(), "choose another port with --ws or --enet\n") {
+		t.Errorf("host on a port in use: status %d, stderr %q", status, errBuf.String())
+	}
+	for typo, want := range map[string]string{"decod": "decode", "ecnode": "encode", "hosts": "host", "pkc": "pck", "migrat": "migrate"} {
+		status, _, stderr := gdvar(t, "", typo, "x")
+		if wantErr := fmt.Sprintf("gdvar: unknown command %q (did you mean %q?)\n", typo, want); status != 2 || !strings.HasPrefix(stderr, wantErr) {
+			t.Errorf("%s: status %d, stderr %q, want %q", typo, status, stderr, wantErr)
+		}
+	}
+	if _, _, stderr := gdvar(t, "", "frobnicate"); strings.Contains(stderr, "did you mean") {
+		t.Errorf("frobnicate: %q", stderr)
 	}
 }

@@ -230,6 +230,9 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
+			if h := listenHint(err, "--ws or --enet"); h != "" {
+				fmt.Fprintln(stderr, "gdvar: hint:", h)
+			}
 			return 1
 		}
 		ls = append(ls, l)
@@ -243,6 +246,9 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
+			if h := listenHint(err, "--ws or --enet"); h != "" {
+				fmt.Fprintln(stderr, "gdvar: hint:", h)
+			}
 			return 1
 		}
 		ls = append(ls, l)

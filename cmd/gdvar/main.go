@@ -155,7 +155,7 @@ func runChecked(args []string, stdin io.Reader, stdout, stderr io.Writer) (statu
 	if cmd, ok := commands[args[0]]; ok {
 		return cmd(args[1:], stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gdvar: unknown command %q\nRun 'gdvar --help' for usage.\n", args[0])
+	fmt.Fprintf(stderr, "gdvar: unknown command %q%s\nRun 'gdvar --help' for usage.\n", args[0], didYouMean(args[0]))
 	return 2
 }
 
