@@ -141,6 +141,9 @@ func TestListenAndTypoHints(t *testing.T) {
 			t.Errorf("%s: status %d, stderr %q, want %q", typo, status, stderr, wantErr)
 		}
 	}
+	if status, _, stderr := gdvar(t, "", "help", "hots"); status != 2 || !strings.HasPrefix(stderr, "gdvar help: unknown command \"hots\" (did you mean \"host\"?)\n") {
+		t.Errorf("help hots: status %d, stderr %q", status, stderr)
+	}
 	if _, _, stderr := gdvar(t, "", "frobnicate"); strings.Contains(stderr, "did you mean") {
 		t.Errorf("frobnicate: %q", stderr)
 	}

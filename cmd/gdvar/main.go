@@ -176,7 +176,7 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gdvar help: unknown command %q\nRun 'gdvar --help' for usage.\n", args[0])
+	fmt.Fprintf(stderr, "gdvar help: unknown command %q%s\nRun 'gdvar --help' for usage.\n", args[0], didYouMean(args[0]))
 	return 2
 }
 
