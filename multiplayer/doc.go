@@ -1,26 +1,14 @@
 // Package multiplayer speaks Godot's high-level multiplayer protocol: the
 // packets behind rpc(), rpc_id(), @rpc functions, send_bytes and
 // peer_packet, as Godot 4's SceneMultiplayer and Godot 3's MultiplayerAPI
-// (3.2–3.6) exchange them over WebSocketMultiplayerPeer and over ENet
-// (NetworkedMultiplayerENet, ENetMultiplayerPeer), verified against Godot
-// 4.6 and 3.2.3 (ENet: 3.2.3; the Godot 4 ENet dialect is built from the
-// engine's source). A Go program can be the host (peer 1) that unmodified
-// Godot games join, or a client of a Godot host. Limits: replication
-// (MultiplayerSpawner, MultiplayerSynchronizer) is relayed and decoded but
-// not acted on: nothing here spawns or synchronizes nodes; there is no
-// WebRTC transport and no ENet DTLS; an early 4.x WebSocketMultiplayerPeer
-// (4.0's create_client(url, verify_tls, certificate)), which framed
-// messages as Godot 3 does, is not spoken.
-//
-// What works: RPCs both ways (rpc, rpc_id, the @rpc modes and transfer
-// modes, channels), send_bytes, relaying between clients (server_relay),
-// authentication (Godot 4's auth_callback) and Godot 3's rset. What does
-// not yet: the host relays SPAWN, DESPAWN, SYNC and DELTA between clients,
-// and Observe decodes those it sees (Event.Replication), but neither Host
-// nor Client keeps a scene, spawns or synchronizes nodes, or sends
-// replication packets of its own (those sent to the host are reported and
-// dropped); ParseSpawn, ParseSync and the Append functions below read and
-// write the packets.
+// (3.2–3.6) exchange them over WebSocketMultiplayerPeer (for Godot 4, the
+// framing of the later releases: an early 4.x WebSocketMultiplayerPeer
+// framed messages as Godot 3 does, which the Godot 4 link does not speak)
+// and over ENet (NetworkedMultiplayerENet, ENetMultiplayerPeer).
+// Verified against Godot 4.6 and 3.2.3 (ENet: 3.2.3; the Godot 4 ENet
+// dialect is built from the engine's source). A Go
+// program can be the host (peer 1) that unmodified Godot games join, or a
+// client of a Godot host.
 //
 // The package has three layers:
 //
