@@ -1,12 +1,9 @@
 package multiplayer
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/gdvar/gdvar/variant"
@@ -98,19 +95,5 @@ script = ExtResource( 1 )
 	if len(nodes) != 1 || nodes[0].Path != "Main/Player" || len(nodes[0].Methods) != 2 ||
 		nodes[0].Methods[1] != (Method{Name: "hit", Mode: Authority, Transfer: Reliable, CallLocal: true}) {
 		t.Errorf("nodes %+v", nodes)
-	}
-}
-
-// A project that is not a folder is an error that names it.
-func TestLoadProjectNotADirectory(t *testing.T) {
-	dir := t.TempDir()
-	file := filepath.Join(dir, "project.godot")
-	os.WriteFile(file, nil, 0o644)
-	if _, err := LoadProject(file, variant.Godot4); err == nil || !strings.Contains(err.Error(), file+" is not a directory") {
-		t.Errorf("a file: %v", err)
-	}
-	missing := filepath.Join(dir, "nothere")
-	if _, err := LoadProject(missing, variant.Godot4); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
-		t.Errorf("missing: %v", err)
 	}
 }
