@@ -6,7 +6,7 @@
 // either); a file written with other FileAccess calls (store_32,
 // store_string, store_line, …) is not a sequence of store_var values and
 // does not read; resources (.res, .tres), scenes and packs are other
-// formats (packs: package pck).
+// formats (packages resource and pck).
 //
 //	container    Godot API                                     magic
 //	plain        FileAccess.open / File.open                   none

@@ -83,8 +83,8 @@ func oneValueHint(data []byte, from, to variant.Family) string {
 // each.
 var godotFileKinds = []struct{ magic, what string }{
 	{"GDPC", "a resource pack (.pck): gdvar pck list shows its files, gdvar pck extract writes them out"},
-	{"RSRC", "a binary resource or scene (.res, .scn), which gdvar does not read"},
-	{"RSCC", "a compressed binary resource or scene (.res, .scn), which gdvar does not read"},
+	{"RSRC", "a binary resource or scene (.res, .scn): gdvar res dump prints it"},
+	{"RSCC", "a compressed binary resource or scene (.res, .scn): gdvar res dump prints it"},
 	{"ECFG", "a project.binary (the settings an export puts in its pack): package gdproject reads it"},
 	{"GST2", "a Godot 4 texture (.ctex), which gdvar does not read"},
 	{"GDST", "a Godot 3 texture (.stex), which gdvar does not read"},
@@ -107,7 +107,7 @@ func fileKindHint(data []byte) string {
 	text := bytes.TrimLeft(data, "\ufeff \t\r\n")
 	switch {
 	case bytes.HasPrefix(text, []byte("[gd_scene")), bytes.HasPrefix(text, []byte("[gd_resource")):
-		return "this is a text scene or resource (.tscn, .tres), which gdvar does not read " +
+		return "this is a text scene or resource (.tscn, .tres): gdvar res dump prints it " +
 			"(gdvar encode reads one value in Godot's text form)"
 	case bytes.HasPrefix(text, []byte("; Engine configuration file")), bytes.Contains(text, []byte("\nconfig_version=")):
 		return "this is a project.godot: package gdproject reads it"

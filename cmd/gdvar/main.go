@@ -5,9 +5,10 @@
 // migrates Godot 3 saves to Godot 4, reads and builds resource packs
 // (.pck), and runs servers to develop a game against (serve: TCP, UDP and
 // WebSocket peers; host: the high-level multiplayer). Limits: it does not
-// read resources (.res, .tres), scenes or textures; host relays and prints
-// MultiplayerSpawner and MultiplayerSynchronizer packets but does not run
-// the calls made to it (see package multiplayer).
+// read textures or compiled scripts; host relays and prints the games'
+// packets (MultiplayerSpawner and MultiplayerSynchronizer ones included)
+// but runs nothing of its own: the calls made to it are checked and
+// dropped (package multiplayer runs Go handlers).
 //
 // Install it with
 //
