@@ -7,11 +7,7 @@
 // MaxPacketSize, acknowledgements and retransmission with ENet's
 // round-trip estimate and timeouts, pings, the packet throttle, bandwidth
 // limits, graceful and forced disconnects, the optional CRC32 checksum and
-// the range coder compression. Limits: no DTLS (Godot's
-// ENetConnection.dtls_* functions); every peer and the host have memory
-// budgets (Config), and a peer that exceeds its own is disconnected; it
-// carries bytes, and Godot's multiplayer on top of it is package
-// multiplayer (ListenENet, DialENet).
+// the range coder compression.
 //
 // # Use
 //

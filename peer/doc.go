@@ -1,15 +1,6 @@
 // Package peer exchanges Godot Variants over the network with the peers a
 // Godot game or tool uses: StreamPeerTCP (TCP), PacketPeerUDP (UDP) and
-// WebSocketPeer (WebSocket), for both engine families. Limits: a value is
-// at most Options.MaxSize bytes (8 MiB by default, the engine's PacketPeer
-// limit; over UDP one datagram, 65507 bytes); servers bound connections,
-// connections per IP address, idle, frame and write time and the bytes
-// being received, with the defaults of "Server limits" below; a WebSocket
-// server accepts browser pages (web exports) only from its own host unless
-// WebSocketOptions.Origins lists theirs, and tells the operator of a refusal
-// only through WebSocketOptions.OnRefused; TLS comes from a tls.Conn
-// (NewConn) or an https server (UpgradeWebSocket); there is no WebRTC. For
-// rpc() and the high-level multiplayer, see package multiplayer.
+// WebSocketPeer (WebSocket), for both engine families.
 //
 // Each transport frames values as the engine's peer of the same kind does:
 //
