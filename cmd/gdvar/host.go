@@ -230,9 +230,6 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
-			if h := listenHint(err, "--ws or --enet"); h != "" {
-				fmt.Fprintln(stderr, "gdvar: hint:", h)
-			}
 			return 1
 		}
 		ls = append(ls, l)
@@ -246,9 +243,6 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
-			if h := listenHint(err, "--ws or --enet"); h != "" {
-				fmt.Fprintln(stderr, "gdvar: hint:", h)
-			}
 			return 1
 		}
 		ls = append(ls, l)
