@@ -1,6 +1,8 @@
 // Package bench measures gdvar on the workloads that bench/godot3.gd times
 // inside Godot 3, so that the two can be compared; bench/run.sh runs both
-// and prints the table.
+// and prints the table. Limits: the engine side is Godot 3 only (the
+// workloads use only types Godot 3 has), and without godot3-server the
+// script times gdvar alone; the figures are of the machine they ran on.
 package bench
 
 import (

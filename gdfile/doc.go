@@ -1,6 +1,12 @@
 // Package gdfile reads and writes the files Godot's FileAccess writes: one
 // or several values stored with store_var, as they are or inside one of
-// the engine's containers.
+// the engine's containers. Limits: a file holds at most Options.MaxSize
+// bytes of data (16 MiB by default) and Options.MaxValues values; Brotli
+// compressed files are read, not written (the engine cannot write them
+// either); a file written with other FileAccess calls (store_32,
+// store_string, store_line, …) is not a sequence of store_var values and
+// does not read; resources (.res, .tres), scenes and packs are other
+// formats (packages resource and pck).
 //
 //	container    Godot API                                     magic
 //	plain        FileAccess.open / File.open                   none

@@ -134,6 +134,9 @@ func (c *Client) handshake() (PeerID, error) {
 	for {
 		f, err := c.link.ReadFrame()
 		if err != nil {
+			if c.f == variant.Godot3 && errors.Is(err, ErrTruncated) {
+				return 0, fmt.Errorf("%w: %v (a Godot 4 host's first message is a 4-byte peer id: join a Godot 4 host as Godot 4, in ClientOptions and in the link's options)", ErrHandshake, err)
+			}
 			return 0, fmt.Errorf("%w: %v", ErrHandshake, err)
 		}
 		if c.f == variant.Godot4 {
@@ -144,7 +147,11 @@ func (c *Client) handshake() (PeerID, error) {
 				return f.Peer, nil
 			}
 			if len(f.Data) != 4 {
-				return 0, fmt.Errorf("%w: the first message has %d bytes, not the 4 of a peer id", ErrHandshake, len(f.Data))
+				hint := ""
+				if len(f.Data) == 13 {
+					hint = " (13 bytes is a Godot 3 host's SYS_ID: join a Godot 3 host as Godot 3, in ClientOptions and in the link's options)"
+				}
+				return 0, fmt.Errorf("%w: the first message has %d bytes, not the 4 of a peer id%s", ErrHandshake, len(f.Data), hint)
 			}
 			id = PeerID(int32(binary.LittleEndian.Uint32(f.Data)))
 			if id < 2 {

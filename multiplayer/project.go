@@ -149,8 +149,14 @@ func SceneScripts(src string) map[string]string {
 // LoadProject reads the RPC declarations of a Godot project in dir: every
 // scene's nodes whose scripts declare RPCs (at the path the node has when
 // the scene is the main scene or is instanced under /root), and the
-// autoloads. Handlers are left nil: add them to the returned Nodes.
+// autoloads. Handlers are left nil: add them to the returned Nodes. A dir
+// that does not exist or is not a directory is an error that names it.
 func LoadProject(dir string, f variant.Family) ([]Node, error) {
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, fmt.Errorf("multiplayer: project: %w", err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("multiplayer: project %s is not a directory (the project's folder holds project.godot)", dir)
+	}
 	fsys := os.DirFS(dir)
 	scripts := map[string][]Method{}
 	load := func(res string) ([]Method, error) {

@@ -169,6 +169,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		var n int
 		if v, n, err = dm.Decode(data); err != nil {
 			fmt.Fprintln(stderr, "gdvar:", err)
+			if h := convertHint(data, *hexIO, inFam); h != "" {
+				fmt.Fprintln(stderr, "gdvar: hint:", h)
+			}
 			return 1
 		}
 		if n < len(data) {
@@ -177,6 +180,9 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	} else {
 		if !utf8.Valid(data) {
 			fmt.Fprintf(stderr, "gdvar: convert: the %s input is not UTF-8 text\n", from.name)
+			if h := binaryInputHint(data); h != "" {
+				fmt.Fprintln(stderr, "gdvar: hint:", h)
+			}
 			return 1
 		}
 		if v, err = in.parse(string(data), from.name); err != nil {

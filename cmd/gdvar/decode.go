@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"flag"
@@ -197,7 +198,7 @@ func runDecode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return bad(de.err)
 		}
 		fmt.Fprintln(stderr, "gdvar:", explainObjects(err, "--allow-objects"))
-		hint := d.textHint(raw)
+		hint := cmp.Or(fileKindHint(raw), d.textHint(raw))
 		if hint == "" && de != nil {
 			hint = de.hint
 		}

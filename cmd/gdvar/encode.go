@@ -205,6 +205,9 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 					err = fmt.Errorf("input line %d: %w", i+1, err)
 				}
 				fmt.Fprintln(stderr, "gdvar:", err)
+				if h := binaryInputHint(data); h != "" {
+					fmt.Fprintln(stderr, "gdvar: hint:", h)
+				}
 				return 1
 			}
 			f.Values = append(f.Values, v)
@@ -249,6 +252,10 @@ func runEncode(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar:", explainObjects(err, "--full-objects"))
+		if h := binaryInputHint(data); h != "" {
+			fmt.Fprintln(stderr, "gdvar: hint:", h)
+			return 1
+		}
 		// Several values, one a line, as decode prints a save file?
 		if lines := splitLines(data); len(lines) > 1 {
 			if _, err := parse(string(lines[0])); err == nil {

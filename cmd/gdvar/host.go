@@ -10,6 +10,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -210,6 +211,12 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		if nodes, err = multiplayer.LoadProject(*project, fam); err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
 			return 1
+		}
+		if _, err := os.Stat(filepath.Join(*project, "project.godot")); err != nil {
+			fmt.Fprintf(stderr, "gdvar host: warning: %s has no project.godot: --project names the Godot project's folder\n", *project)
+		}
+		if len(nodes) == 0 && fam == variant.Godot4 {
+			fmt.Fprintf(stderr, "gdvar host: warning: no RPC methods in %s's scenes and autoloads: calls print as #N\n", *project)
 		}
 		for _, n := range nodes {
 			names := make([]string, len(n.Methods))

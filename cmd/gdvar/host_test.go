@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -150,5 +151,40 @@ func TestHostCommandENetGodot3(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "joined") {
 		t.Errorf("no join reported: %s", stderr.String())
+	}
+}
+
+// --project names a folder that holds project.godot: anything else is
+// said at once.
+func TestHostProjectMistakes(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "main.gd")
+	if err := os.WriteFile(file, []byte("extends Node\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ project, want string }{
+		{file, "gdvar host: multiplayer: project " + file + " is not a directory (the project's folder holds project.godot)\n"},
+		{filepath.Join(dir, "nothere"), "gdvar host: multiplayer: project: stat " + filepath.Join(dir, "nothere") + ": no such file or directory\n"},
+	} {
+		var stdout, stderr syncBuffer
+		if status := hostMain(context.Background(), []string{"--ws", "127.0.0.1:0", "--project", c.project}, &stdout, &stderr); status != 1 || stderr.String() != c.want {
+			t.Errorf("--project %s: status %d, stderr %q, want %q", c.project, status, stderr.String(), c.want)
+		}
+	}
+	// A folder without project.godot or RPCs: the host runs, and warns.
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() { done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--project", dir}, &stdout, &stderr) }()
+	waitUntil(t, "the host to listen", func() bool { return strings.Contains(stderr.String(), "ws://") })
+	cancel()
+	<-done
+	for _, want := range []string{
+		"gdvar host: warning: " + dir + " has no project.godot: --project names the Godot project's folder\n",
+		"gdvar host: warning: no RPC methods in " + dir + "'s scenes and autoloads: calls print as #N\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr %q lacks %q", stderr.String(), want)
+		}
 	}
 }

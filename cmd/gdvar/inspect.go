@@ -121,7 +121,7 @@ func runInspect(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "gdvar: inspect: the file is larger than --max-size allows")
 		default:
 			if !*hexIn {
-				if h := textInputHint(data, cmp.Or(o.Godot, variant.Godot4), true, false); h != "" {
+				if h := cmp.Or(fileKindHint(data), textInputHint(data, cmp.Or(o.Godot, variant.Godot4), true, false)); h != "" {
 					fmt.Fprintln(stderr, "gdvar: hint:", h)
 				}
 			}

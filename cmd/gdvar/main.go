@@ -1,11 +1,23 @@
 // Command gdvar decodes and encodes Godot's binary Variant serialization
 // (var_to_bytes / bytes_to_var, store_var / get_var, put_var / get_var) and
 // the save files FileAccess writes, plain, encrypted or compressed, and
-// prints values in Godot's text form (var_to_str / str_to_var).
+// prints values in Godot's text form (var_to_str / str_to_var); it also
+// migrates Godot 3 saves to Godot 4, reads and builds resource packs
+// (.pck), and runs servers to develop a game against (serve: TCP, UDP and
+// WebSocket peers; host: the high-level multiplayer). Limits: it does not
+// read textures or compiled scripts; host relays and prints the games'
+// packets (MultiplayerSpawner and MultiplayerSynchronizer ones included)
+// but runs nothing of its own: the calls made to it are checked and
+// dropped (package multiplayer runs Go handlers).
 //
 // Install it with
 //
 //	go install github.com/gdvar/gdvar/cmd/gdvar@latest
+//
+// or, from a checkout of the repository (an offline machine, a private
+// mirror, your own changes),
+//
+//	go install ./cmd/gdvar
 //
 // Usage:
 //
@@ -149,7 +161,7 @@ func runChecked(args []string, stdin io.Reader, stdout, stderr io.Writer) (statu
 	if cmd, ok := commands[args[0]]; ok {
 		return cmd(args[1:], stdin, stdout, stderr)
 	}
-	fmt.Fprintf(stderr, "gdvar: unknown command %q\nRun 'gdvar --help' for usage.\n", args[0])
+	fmt.Fprintf(stderr, "gdvar: unknown command %q%s\nRun 'gdvar --help' for usage.\n", args[0], didYouMean(args[0]))
 	return 2
 }
 
@@ -170,7 +182,7 @@ func runHelp(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprint(stdout, usage)
 		return 0
 	}
-	fmt.Fprintf(stderr, "gdvar help: unknown command %q\nRun 'gdvar --help' for usage.\n", args[0])
+	fmt.Fprintf(stderr, "gdvar help: unknown command %q%s\nRun 'gdvar --help' for usage.\n", args[0], didYouMean(args[0]))
 	return 2
 }
 

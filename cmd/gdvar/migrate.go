@@ -232,6 +232,8 @@ func (m *migrator) one(j migrateJob) int {
 	switch {
 	case same && !m.inPlace:
 		return fail(fmt.Errorf("%s and %s are the same file (--in-place replaces it, keeping %s.bak)", in, out, in))
+	case out != "-" && isDir(out):
+		return fail(fmt.Errorf("%s is a directory: OUT is the new file's name (--out-dir %s writes each file there under its own name)", out, out))
 	case out != "-" && !same && !m.force && exists(out):
 		return fail(fmt.Errorf("%s %w (--force replaces it)", out, errExists))
 	}
@@ -265,7 +267,7 @@ func (m *migrator) one(j migrateJob) int {
 			err = fmt.Errorf("%s: %w", in, err)
 		}
 		fail(err)
-		if h := cmp.Or(textInputHint(data, fromFam, false, false), oneValueHint(data)); h != "" {
+		if h := cmp.Or(fileKindHint(data), textInputHint(data, fromFam, false, false), oneValueHint(data, fromFam, toFam)); h != "" {
 			fmt.Fprintln(m.stderr, "gdvar: hint:", h)
 		}
 		return 1
@@ -423,6 +425,12 @@ func sameFile(a, b string) bool {
 func exists(name string) bool {
 	_, err := os.Lstat(name)
 	return err == nil
+}
+
+// isDir reports whether name is a directory (or a link to one).
+func isDir(name string) bool {
+	fi, err := os.Stat(name)
+	return err == nil && fi.IsDir()
 }
 
 // sizeFlag is a size in bytes, given as a number with an optional K, M or

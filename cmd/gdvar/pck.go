@@ -123,7 +123,21 @@ func runPck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	need := map[string][2]int{"list": {1, 1}, "extract": {1, -1}, "pack": {2, 2}, "verify": {1, 1}, "cat": {2, 2}}[sub]
 	if len(pos) < need[0] || (need[1] >= 0 && len(pos) > need[1]) {
-		usageError(stderr, fs.Name(), fmt.Errorf("wrong number of arguments: %q", pos))
+		want := map[string]string{"list": "PACK", "extract": "PACK [PATH|GLOB...]", "pack": "DIR OUT", "verify": "PACK", "cat": "PACK PATH"}[sub]
+		usageError(stderr, fs.Name(), fmt.Errorf("takes %s, got %s", want, plural(len(pos), "argument")))
+		return 2
+	}
+	if sub == "pack" {
+		if fi, err := os.Stat(pos[0]); err == nil && !fi.IsDir() {
+			usageError(stderr, fs.Name(), fmt.Errorf("%s is not a directory: pck pack puts every file under DIR into the pack OUT", pos[0]))
+			return 2
+		}
+	} else if fi, err := os.Stat(pos[0]); err == nil && fi.IsDir() {
+		hint := ""
+		if _, err := os.Stat(filepath.Join(pos[0], "project.godot")); err == nil {
+			hint = " (a project folder: gdvar pck pack DIR OUT builds a pack of its files)"
+		}
+		usageError(stderr, fs.Name(), fmt.Errorf("%s is a directory, not a pack (.pck) or a game's executable%s", pos[0], hint))
 		return 2
 	}
 	fail := func(err error) int {
@@ -150,7 +164,15 @@ func runPck(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		if errors.Is(err, pck.ErrNeedKey) {
 			err = fmt.Errorf("%w; give --key", err)
 		}
-		return fail(err)
+		st := fail(err)
+		if errors.Is(err, pck.ErrNotPack) {
+			if data, err := readHead(pos[0], maxHintRead); err == nil {
+				if h := notPackHint(data); h != "" {
+					fmt.Fprintln(stderr, "gdvar: hint:", h)
+				}
+			}
+		}
+		return st
 	}
 	defer r.Close()
 	switch sub {
@@ -324,7 +346,7 @@ func verifyPack(r *pck.Reader, stdout, stderr io.Writer) int {
 func catEntry(r *pck.Reader, name string, raw bool, key *gdfile.Key, w io.Writer) error {
 	e := r.Lookup(name)
 	if e == nil {
-		return fmt.Errorf("%s: %w", name, iofs.ErrNotExist)
+		return fmt.Errorf("%s: %w (gdvar pck list shows the pack's paths)", name, iofs.ErrNotExist)
 	}
 	if raw {
 		rd, err := r.OpenEntry(e)
@@ -492,4 +514,18 @@ func byteSize(n int64) string {
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
 	return fmt.Sprintf("%d B", n)
+}
+
+// maxHintRead is how much of a file that is not a pack the pck commands
+// read to say what it is instead.
+const maxHintRead = 16 << 20
+
+// readHead reads at most n bytes of the file name.
+func readHead(name string, n int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, n))
 }

@@ -179,6 +179,9 @@ func runServe(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	s, err := startServer(ctx, cfg, stdout, stderr)
 	if err != nil {
 		fmt.Fprintln(stderr, "gdvar serve:", err)
+		if h := listenHint(err, "--tcp, --udp or --ws"); h != "" {
+			fmt.Fprintln(stderr, "gdvar: hint:", h)
+		}
 		return 1
 	}
 	<-ctx.Done()

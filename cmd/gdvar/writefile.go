@@ -187,7 +187,9 @@ func readFileBounded(name string, stdin io.Reader, o gdfile.Options) ([]byte, er
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() && fi.Size() > o.InputLimit() {
+	if fi, err := f.Stat(); err == nil && fi.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a file", name)
+	} else if err == nil && fi.Mode().IsRegular() && fi.Size() > o.InputLimit() {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a file may take with a maximum size of %d (--max-size raises it)",
 			name, fi.Size(), o.InputLimit(), maxSizeOf(o))
 	}

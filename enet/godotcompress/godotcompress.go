@@ -2,7 +2,11 @@
 // enet package: NetworkedMultiplayerENet.compression_mode (Godot 3) and
 // ENetConnection.compress (Godot 4) select one of none, ENet's range
 // coder, FastLZ, zlib and Zstandard, and both ends of a connection must
-// use the same.
+// use the same. Limits: a datagram's body decompresses into at most what
+// a datagram can hold, and a datagram whose body does not is dropped (and
+// counted in the enet host's statistics); a Zstandard frame declaring a
+// window over 4 KiB is refused; NewZstd allocates about 130 MB once, for
+// its decoder, which every datagram then reuses.
 //
 // Godot compresses the body of each datagram (everything after ENet's
 // header) with its Compression class (the compressor callbacks of

@@ -7,7 +7,9 @@
 // Limits: go test shows a passing package's own output only with -v, so
 // without -v the line goes to the go command's standard output
 // (/proc/<parent>/fd/1, Linux only; elsewhere only the skip message of -v
-// tells). A result that go test takes from its cache repeats no line:
+// tells), or to its standard error when the output is a file it does not
+// append to (go test > log, whose next lines would overwrite the notice);
+// when both are such files (> log 2>&1) only -v tells. A result that go test takes from its cache repeats no line:
 // `go test -count=1 ./...` runs everything again.
 package skipnote
 
@@ -16,8 +18,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 )
 
@@ -50,8 +54,8 @@ func note(test, what, reason, install string) {
 		pkgPath(), what, test, reason, install)
 	w := output
 	if w == nil {
-		f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/1", os.Getppid()), os.O_WRONLY|os.O_APPEND, 0)
-		if err != nil {
+		f := goOutput(os.Getppid())
+		if f == nil {
 			fmt.Fprint(os.Stderr, line)
 			return
 		}
@@ -59,6 +63,46 @@ func note(test, what, reason, install string) {
 		w = f
 	}
 	io.WriteString(w, line)
+}
+
+// goOutput opens the go command's standard output for the notice, or its
+// standard error when the output cannot take it; nil when neither can.
+func goOutput(ppid int) *os.File {
+	for _, fd := range []int{1, 2} {
+		if !shareable(ppid, fd) {
+			continue
+		}
+		if f, err := os.OpenFile(fmt.Sprintf("/proc/%d/fd/%d", ppid, fd), os.O_WRONLY|os.O_APPEND, 0); err == nil {
+			return f
+		}
+	}
+	return nil
+}
+
+// shareable reports whether a line written to process pid's descriptor fd,
+// opened anew, leaves that process's own writes intact: a terminal or a
+// pipe, or a regular file the process writes in append mode (go test >>
+// log). A file it writes at its own offset (go test > log) is not: its
+// next write would land over the line.
+func shareable(pid, fd int) bool {
+	fi, err := os.Stat(fmt.Sprintf("/proc/%d/fd/%d", pid, fd))
+	if err != nil {
+		return false
+	}
+	if !fi.Mode().IsRegular() {
+		return true
+	}
+	info, err := os.ReadFile(fmt.Sprintf("/proc/%d/fdinfo/%d", pid, fd))
+	if err != nil {
+		return false
+	}
+	for _, l := range strings.Split(string(info), "\n") {
+		if v, ok := strings.CutPrefix(l, "flags:"); ok {
+			flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
+			return err == nil && flags&syscall.O_APPEND != 0
+		}
+	}
+	return false
 }
 
 // pkgPath is the import path of the package under test, from the module's
