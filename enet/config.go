@@ -148,6 +148,13 @@ type Config struct {
 	// lost reliable commands, pings idle peers and times peers out.
 	// Default 5 ms.
 	ServiceInterval time.Duration
+	// FlushDelay is how long the host waits, once something new is to be
+	// sent (a packet queued by Send, an acknowledgement owed for a
+	// datagram received), before it builds datagrams: what is queued and
+	// received meanwhile shares datagrams and acknowledgements, as with
+	// libenet, which sends once per enet_host_service call (Godot: once a
+	// frame). Default 1 ms; negative sends at once.
+	FlushDelay time.Duration
 }
 
 // Defaults.
@@ -167,6 +174,7 @@ const (
 	DefaultTimeoutMaximum        = 30 * time.Second
 	DefaultHandshakeTimeout      = 5 * time.Second
 	DefaultServiceInterval       = 5 * time.Millisecond
+	DefaultFlushDelay            = time.Millisecond
 )
 
 // settings is a Config with the defaults filled in and checked.
@@ -215,6 +223,9 @@ func (c *Config) settings() (settings, error) {
 	s.timeoutMinimum = dur(&s.TimeoutMinimum, DefaultTimeoutMinimum)
 	s.timeoutMaximum = dur(&s.TimeoutMaximum, DefaultTimeoutMaximum)
 	s.handshakeTimeout = dur(&s.HandshakeTimeout, DefaultHandshakeTimeout)
+	if s.FlushDelay == 0 {
+		s.FlushDelay = DefaultFlushDelay
+	}
 	if s.ServiceInterval == 0 {
 		s.ServiceInterval = DefaultServiceInterval
 	}

@@ -587,12 +587,27 @@ func (h *Host) sendLoop() {
 	defer h.wg.Done()
 	t := time.NewTicker(h.cfg.ServiceInterval)
 	defer t.Stop()
+	delay := time.NewTimer(time.Hour)
+	delay.Stop()
 	for {
 		all := false
 		select {
 		case <-h.done:
 			return
 		case <-h.sendWake:
+			if h.cfg.FlushDelay > 0 {
+				// Let more packets and acknowledgements gather.
+				delay.Reset(h.cfg.FlushDelay)
+				select {
+				case <-h.done:
+					return
+				case <-delay.C:
+				}
+				select {
+				case <-h.sendWake:
+				default:
+				}
+			}
 		case <-t.C:
 			all = true
 		}
