@@ -92,6 +92,7 @@ type Host struct {
 	cfg        settings
 	conn       net.PacketConn
 	udp        *net.UDPConn // conn, when it is one (allocation-free I/O)
+	batch      *batchWriter // udp's sendmmsg, where the system has it
 	start      time.Time
 	compressor Compressor
 
@@ -156,6 +157,7 @@ type Stats struct {
 type datagram struct {
 	ap   netip.AddrPort
 	addr net.Addr
+	ua   *net.UDPAddr // ap, for a batch (nil: write it alone)
 	b    []byte
 }
 
@@ -180,6 +182,7 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 	if h.udp != nil {
 		_ = h.udp.SetReadBuffer(256 * 1024)
 		_ = h.udp.SetWriteBuffer(256 * 1024)
+		h.batch = newBatchWriter(h.udp)
 	}
 	switch {
 	case s.Compressor != nil:
@@ -635,8 +638,14 @@ func (h *Host) takeOutbox() []datagram {
 
 func (h *Host) write(out []datagram) {
 	var sent, bytes uint64
+	if h.batch != nil {
+		sent, bytes = h.batch.write(out)
+	}
 	for i := range out {
 		d := &out[i]
+		if d.ua != nil && h.batch != nil {
+			continue // written in the batch
+		}
 		var err error
 		switch {
 		case h.udp != nil && d.ap.IsValid():

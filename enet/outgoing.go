@@ -164,7 +164,11 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 	}
 	out = append(out, payload...)
 	p.lastSendTime = h.serviceTime
-	h.outbox = append(h.outbox, datagram{ap: p.ap, addr: p.addr, b: out})
+	d := datagram{ap: p.ap, addr: p.addr, b: out}
+	if h.batch != nil && p.ap.IsValid() {
+		d.ua = p.udpAddr()
+	}
+	h.outbox = append(h.outbox, d)
 }
 
 // sendAcks is enet_protocol_send_acknowledgements.

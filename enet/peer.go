@@ -69,7 +69,9 @@ type Peer struct {
 
 	ap    netip.AddrPort
 	addr  net.Addr
-	key   string // addr.String() when addr is not UDP
+	key   string         // addr.String() when addr is not UDP
+	ua    *net.UDPAddr   // ap as a *net.UDPAddr, made when a batch needs it
+	uaFor netip.AddrPort // the ap ua was made for
 	state peerState
 
 	channels []*channel // allocated when first used
