@@ -301,6 +301,18 @@ func (l *enetLink) WriteFrame(f Frame) error {
 	return err
 }
 
+// queueFrame is WriteFrame for the host's side of the link: ENet's Send
+// queues without blocking, charged to the peer's MaxPeerMemory (which
+// ENetOptions sizes from MaxQueuedBytes), so a multiplayer Host needs no
+// queue or goroutine of its own for the peer, nor a copy of each frame.
+func (l *enetLink) queueFrame(f Frame) error {
+	err := l.WriteFrame(f)
+	if errors.Is(err, enet.ErrQueueFull) {
+		return fmt.Errorf("%w: %w", ErrBudget, err)
+	}
+	return err
+}
+
 func (l *enetLink) Close() error {
 	l.end(net.ErrClosed)
 	if l.server {

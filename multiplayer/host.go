@@ -304,10 +304,14 @@ func (h *Host) ServeLink(link Link) error {
 		return err
 	}
 	done := make(chan struct{})
-	go func() {
-		h.writeLoop(p)
-		close(done)
-	}()
+	if _, direct := link.(queuer); direct {
+		close(done) // frames go straight to the transport's queue
+	} else {
+		go func() {
+			h.writeLoop(p)
+			close(done)
+		}()
+	}
 	err = h.readLoop(p)
 	h.leave(p, err)
 	<-done
@@ -549,6 +553,13 @@ func (h *Host) drop(p *hostPeer, err error) {
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
 func (h *Host) frameLocked(p *hostPeer, f Frame) {
+	if qu, ok := p.link.(queuer); ok {
+		if err := qu.queueFrame(f); err != nil && p.dropErr == nil {
+			p.dropErr = err
+			go h.drop(p, err)
+		}
+		return
+	}
 	if !p.q.push(f) {
 		if p.dropErr == nil {
 			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
