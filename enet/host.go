@@ -120,6 +120,9 @@ type Host struct {
 	outbox   []datagram
 	freeBufs [][]byte
 	freeCmds []*outCmd
+	// Reused packet copies (sendbuf.go).
+	freeSend      [len(sendClasses)][][]byte
+	freeSendBytes int
 
 	eventWake chan struct{}
 	sendWake  chan struct{}

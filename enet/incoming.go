@@ -527,7 +527,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 	l := *list
 	if idx == 0 {
 		l[0] = nil
-		*list = l[1:]
+		*list = compact(l, 1)
 	} else {
 		copy(l[idx:], l[idx+1:])
 		l[len(l)-1] = nil

@@ -155,6 +155,7 @@ type outCmd struct {
 	fragmentLength   uint32
 	sendAttempts     uint32
 	data             []byte // the whole packet, nil for commands without one
+	pooled           bool   // data is the command's own buffer from copySend
 	cost             int    // charged to the outgoing budgets: the command, and on the last of a packet its data
 }
 
@@ -405,8 +406,17 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	if err := h.checkSend(p, sendCost(len(data), count)); err != nil {
 		return err
 	}
+	pooled := false
 	if copyData || data == nil {
-		data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
+		var b []byte
+		if count == 1 {
+			b = h.copySend(data)
+		}
+		if pooled = b != nil; pooled {
+			data = b
+		} else {
+			data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
+		}
 	}
 	c := p.channel(ch)
 	if count > 1 {
@@ -431,7 +441,7 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 			}
 			oc.cost = outCmdCost
 			if off+n == len(data) {
-				oc.cost += allocSize(len(data))
+				oc.cost += sendAlloc(len(data))
 			}
 			h.charge(p, oc.cost)
 			h.setupOutgoing(p, oc)
@@ -448,6 +458,7 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 		cmd.command = cmdSendUnreliable
 	}
 	oc := h.queueOutgoing(p, &cmd, data, 0, uint32(len(data)))
+	oc.pooled = pooled
 	oc.cost = sendCost(len(data), 1)
 	h.charge(p, oc.cost)
 	return nil
