@@ -241,6 +241,9 @@ func (p *Peer) sameIP(ap netip.AddrPort, addr net.Addr) bool {
 	return host1 == host2
 }
 
+// Host is the host the peer belongs to.
+func (p *Peer) Host() *Host { return p.host }
+
 // ID is the peer's slot in its host (ENet's incomingPeerID), 0..PeerLimit-1.
 // It is reused by later connections once this one has ended.
 func (p *Peer) ID() int { return int(p.id) }

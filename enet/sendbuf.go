@@ -3,7 +3,9 @@ package enet
 // Packets Send copies whole (in one command, not fragments) are kept in
 // buffers the host reuses once their command has been sent (unreliable)
 // or acknowledged (reliable), so that sending allocates nothing in steady
-// state. Buffers
+// state. Received packets (but for reassembled fragments) are copied into
+// the same buffers, which the application may give back with
+// Host.ReleasePacket. Buffers
 // come in the Go allocator's size classes up to 3456 bytes, and Send
 // charges a packet its class (sendAlloc); larger packets are allocated as
 // before. The free buffers are bounded (maxFreeSendBytes)
@@ -53,6 +55,29 @@ func (h *Host) copySend(data []byte) []byte {
 		b = make([]byte, 0, sendClasses[c])
 	}
 	return append(b, data...)
+}
+
+// copyReceived is a received packet's copy for its Event: in a reused
+// buffer when it fits one.
+func (h *Host) copyReceived(data []byte) []byte {
+	if b := h.copySend(data); b != nil {
+		return b
+	}
+	return append(make([]byte, 0, len(data)), data...)
+}
+
+// ReleasePacket gives back a packet that Service returned (Event.Packet)
+// once the application is done with it: the host reuses its buffer for
+// later packets, so a steady stream allocates nothing. It is optional (a
+// packet not given back is garbage collected as usual), and b must not
+// be used, nor given back again, afterwards.
+func (h *Host) ReleasePacket(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	h.mu.Lock()
+	h.releaseSend(b)
+	h.mu.Unlock()
 }
 
 // releaseSend keeps b, a buffer copySend returned that no command holds
