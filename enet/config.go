@@ -148,12 +148,13 @@ type Config struct {
 	// lost reliable commands, pings idle peers and times peers out.
 	// Default 5 ms.
 	ServiceInterval time.Duration
-	// FlushDelay is how long the host waits, once something new is to be
-	// sent (a packet queued by Send, an acknowledgement owed for a
-	// datagram received), before it builds datagrams: what is queued and
-	// received meanwhile shares datagrams and acknowledgements, as with
-	// libenet, which sends once per enet_host_service call (Godot: once a
-	// frame). Default 1 ms; negative sends at once.
+	// FlushDelay is the shortest time between two flushes of what is
+	// new to send (packets queued by Send, acknowledgements owed for
+	// datagrams received): what is queued and received meanwhile shares
+	// datagrams, as with libenet, which sends once per enet_host_service
+	// call (Godot: once a frame). A flush after a quiet spell goes at
+	// once, so FlushDelay delays packets only when they come faster than
+	// one per FlushDelay. Default 1 ms; negative flushes at every Send.
 	FlushDelay time.Duration
 }
 

@@ -595,15 +595,18 @@ func (h *Host) sendLoop() {
 	defer t.Stop()
 	delay := time.NewTimer(time.Hour)
 	delay.Stop()
+	var last time.Time // the last flush
 	for {
 		all := false
 		select {
 		case <-h.done:
 			return
 		case <-h.sendWake:
-			if h.cfg.FlushDelay > 0 {
-				// Let more packets and acknowledgements gather.
-				delay.Reset(h.cfg.FlushDelay)
+			// At most one flush per FlushDelay: what is queued and owed
+			// meanwhile shares datagrams. After a quiet spell the flush
+			// is at once, so a lone packet waits for nothing.
+			if wait := h.cfg.FlushDelay - time.Since(last); h.cfg.FlushDelay > 0 && wait > 0 {
+				delay.Reset(wait)
 				select {
 				case <-h.done:
 					return
@@ -614,6 +617,7 @@ func (h *Host) sendLoop() {
 				default:
 				}
 			}
+			last = time.Now()
 		case <-t.C:
 			all = true
 		}
