@@ -173,6 +173,8 @@ type result struct {
 	SyscallsPerDelivery float64 `json:"syscalls_per_delivery,omitempty"`
 	SendsPerDelivery    float64 `json:"sends_per_delivery,omitempty"`
 	ReceivesPerDelivery float64 `json:"receives_per_delivery,omitempty"`
+	// DatagramsPerDelivery is the datagrams the host sent per delivery.
+	DatagramsPerDelivery float64 `json:"datagrams_per_delivery,omitempty"`
 }
 
 func load(args []string) error {
@@ -305,11 +307,12 @@ func load(args []string) error {
 		r.SyscallsPerDelivery = float64(calls.all) / d
 		r.SendsPerDelivery = float64(calls.send) / d
 		r.ReceivesPerDelivery = float64(calls.receive) / d
+		r.DatagramsPerDelivery = float64(calls.datagrams) / d
 	}
 	if *row != "" {
 		extra := ""
 		if counter != nil {
-			extra = fmt.Sprintf(" %.3f | %.3f | %.3f |", r.SyscallsPerDelivery, r.SendsPerDelivery, r.ReceivesPerDelivery)
+			extra = fmt.Sprintf(" %.3f | %.3f | %.3f | %.3f |", r.SyscallsPerDelivery, r.SendsPerDelivery, r.ReceivesPerDelivery, r.DatagramsPerDelivery)
 		}
 		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.1f %% | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
 			r.CPUmsPer1k, 100*r.Held, r.RSSkbPerClient, r.RSSmb, extra)

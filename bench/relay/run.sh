@@ -54,7 +54,7 @@ start_host() {
 count=()
 if [ -n "$SYSCALLS" ]; then
 	count=(--syscalls)
-	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB | syscalls / delivery | sends / delivery | receives / delivery |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
+	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB | syscalls / delivery | sends / delivery | receives / delivery | datagrams out / delivery |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 else
 	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB |\n|---|---|---|---:|---:|---:|---:|\n'
 fi

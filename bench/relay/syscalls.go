@@ -20,6 +20,9 @@ type syscallCounter struct {
 
 type syscallCounts struct {
 	all, send, receive uint64
+	// datagrams counts the packets the process queued to a network
+	// device (net:net_dev_queue): on loopback, its datagrams sent.
+	datagrams uint64
 }
 
 var (
@@ -33,7 +36,7 @@ func countSyscalls(pid int) (*syscallCounter, error) {
 		return nil, err
 	}
 	f.Close()
-	events := []string{"raw_syscalls:sys_enter"}
+	events := []string{"raw_syscalls:sys_enter", "net:net_dev_queue"}
 	for _, c := range append(append([]string{}, sendCalls...), receiveCalls...) {
 		events = append(events, "syscalls:sys_enter_"+c)
 	}
@@ -68,6 +71,8 @@ func (c *syscallCounter) stop() (syscallCounts, error) {
 		switch {
 		case f[2] == "raw_syscalls:sys_enter":
 			n.all = v
+		case f[2] == "net:net_dev_queue":
+			n.datagrams = v
 		case contains(sendCalls, name):
 			n.send += v
 		case contains(receiveCalls, name):
