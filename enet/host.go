@@ -55,7 +55,8 @@ type Event struct {
 	Type    EventType
 	Peer    *Peer
 	Channel uint8
-	// Packet is the received packet; the caller owns it.
+	// Packet is the received packet; the caller owns it, and may give
+	// it back with Host.ReleasePacket once done with it.
 	Packet []byte
 	// Flags says how the packet was sent (Reliable, Unsequenced, or 0 for
 	// unreliable sequenced).
