@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -50,7 +51,7 @@ var pushBack = &Config{MaxOutgoingData: 16 << 20}
 // goSend sends n packets with flags and "done", waits for the answer and
 // reports what the receiver counted.
 func goSend(b *testing.B, h *Host, p *Peer, n int, flags Flags) {
-	start := time.Now()
+	start, cpu0 := time.Now(), processCPU()
 	data := make([]byte, benchPacket)
 	for i := 0; i < n; i++ {
 		for {
@@ -77,16 +78,31 @@ func goSend(b *testing.B, h *Host, p *Peer, n int, flags Flags) {
 			if err != nil {
 				b.Fatalf("answer %q", ev.Packet)
 			}
-			reportReceived(b, n, got, time.Since(start).Seconds())
+			reportReceived(b, n, got, time.Since(start).Seconds(), cpu0)
 			return
 		}
 	}
 }
 
-// reportReceived reports the receiver's count of sent packets.
-func reportReceived(b *testing.B, sent, received int, seconds float64) {
+// reportReceived reports the receiver's count of sent packets, and the
+// CPU time this process (the Go side, or both when both are Go) spent per
+// packet received since cpu0: a figure that, unlike pkt/s, holds on a
+// busy machine.
+func reportReceived(b *testing.B, sent, received int, seconds float64, cpu0 time.Duration) {
 	b.ReportMetric(float64(received)/seconds, "pkt/s")
 	b.ReportMetric(100*float64(received)/float64(max(sent, 1)), "delivered%")
+	if received > 0 {
+		b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(received), "cpu-ns/pkt")
+	}
+}
+
+// processCPU is this process's user and system CPU time.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func benchFlags(name string) (Flags, string) {
@@ -146,6 +162,7 @@ func BenchmarkGoToC(b *testing.B) {
 // benchCSender runs the C library as the sender of n packets against
 // port and reports what the receiver counted.
 func benchCSender(b *testing.B, port int, n int, cflags string) {
+	cpu0 := processCPU()
 	c := startC(b, "client", "127.0.0.1", strconv.Itoa(port), "-channels", "1", "-bench", strconv.Itoa(n), strconv.Itoa(benchPacket), cflags, "-seconds", "120")
 	var at int
 	l := c.Next(&at, "bench", 120*time.Second)
@@ -158,7 +175,7 @@ func benchCSender(b *testing.B, port int, n int, cflags string) {
 	if err1 != nil || err2 != nil {
 		b.Fatal(l)
 	}
-	reportReceived(b, n, got, secs)
+	reportReceived(b, n, got, secs, cpu0)
 }
 
 func BenchmarkCToGo(b *testing.B) {
