@@ -154,7 +154,7 @@ type Config struct {
 	// datagrams, as with libenet, which sends once per enet_host_service
 	// call (Godot: once a frame). A flush after a quiet spell goes at
 	// once, so FlushDelay delays packets only when they come faster than
-	// one per FlushDelay. Default 2 ms; negative flushes at every Send.
+	// one per FlushDelay. Default 1 ms; negative flushes at every Send.
 	FlushDelay time.Duration
 }
 
@@ -175,7 +175,7 @@ const (
 	DefaultTimeoutMaximum        = 30 * time.Second
 	DefaultHandshakeTimeout      = 5 * time.Second
 	DefaultServiceInterval       = 5 * time.Millisecond
-	DefaultFlushDelay            = 2 * time.Millisecond
+	DefaultFlushDelay            = time.Millisecond
 )
 
 // settings is a Config with the defaults filled in and checked.

@@ -646,12 +646,14 @@ func (h *Host) takeOutbox() []datagram {
 
 func (h *Host) write(out []datagram) {
 	var sent, bytes uint64
-	if h.batch != nil {
+	// One datagram goes by sendto: the batch call costs more for one.
+	batch := h.batch != nil && len(out) > 1
+	if batch {
 		sent, bytes = h.batch.write(out)
 	}
 	for i := range out {
 		d := &out[i]
-		if d.ua != nil && h.batch != nil {
+		if d.ua != nil && batch {
 			continue // written in the batch
 		}
 		var err error
