@@ -20,3 +20,5 @@ require (
 	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
+
+require golang.org/x/net v0.62.0

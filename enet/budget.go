@@ -44,7 +44,17 @@ func (h *Host) canReceive(p *Peer, cost int) bool {
 
 // sendCost is what Send charges for a packet of n bytes sent as count
 // commands.
-func sendCost(n, count int) int { return allocSize(n) + count*outCmdCost }
+func sendCost(n, count int) int { return sendAlloc(n) + count*outCmdCost }
+
+// sendAlloc is what Send's copy of an n-byte packet costs: its allocation,
+// or its reused buffer's size class (sendbuf.go), whichever is more.
+func sendAlloc(n int) int {
+	a := allocSize(n)
+	if c := sendClass(n); c >= 0 {
+		a = max(a, sendClasses[c])
+	}
+	return a
+}
 
 // checkSend applies the budgets to a packet Send is about to queue. A peer
 // that would hold more than MaxPeerMemory is disconnected, as ENet

@@ -148,6 +148,14 @@ type Config struct {
 	// lost reliable commands, pings idle peers and times peers out.
 	// Default 5 ms.
 	ServiceInterval time.Duration
+	// FlushDelay is the shortest time between two flushes of what is
+	// new to send (packets queued by Send, acknowledgements owed for
+	// datagrams received): what is queued and received meanwhile shares
+	// datagrams, as with libenet, which sends once per enet_host_service
+	// call (Godot: once a frame). A flush after a quiet spell goes at
+	// once, so FlushDelay delays packets only when they come faster than
+	// one per FlushDelay. Default 1 ms; negative flushes at every Send.
+	FlushDelay time.Duration
 }
 
 // Defaults.
@@ -167,6 +175,7 @@ const (
 	DefaultTimeoutMaximum        = 30 * time.Second
 	DefaultHandshakeTimeout      = 5 * time.Second
 	DefaultServiceInterval       = 5 * time.Millisecond
+	DefaultFlushDelay            = time.Millisecond
 )
 
 // settings is a Config with the defaults filled in and checked.
@@ -215,6 +224,9 @@ func (c *Config) settings() (settings, error) {
 	s.timeoutMinimum = dur(&s.TimeoutMinimum, DefaultTimeoutMinimum)
 	s.timeoutMaximum = dur(&s.TimeoutMaximum, DefaultTimeoutMaximum)
 	s.handshakeTimeout = dur(&s.HandshakeTimeout, DefaultHandshakeTimeout)
+	if s.FlushDelay == 0 {
+		s.FlushDelay = DefaultFlushDelay
+	}
 	if s.ServiceInterval == 0 {
 		s.ServiceInterval = DefaultServiceInterval
 	}

@@ -27,6 +27,8 @@ func Example() {
 			}
 			if ev.Type == enet.EventReceive {
 				ev.Peer.Send(ev.Channel, ev.Packet, enet.Reliable)
+				// Send copied the packet: its buffer can take later ones.
+				server.ReleasePacket(ev.Packet)
 			}
 		}
 	}()

@@ -55,7 +55,8 @@ type Event struct {
 	Type    EventType
 	Peer    *Peer
 	Channel uint8
-	// Packet is the received packet; the caller owns it.
+	// Packet is the received packet; the caller owns it, and may give
+	// it back with Host.ReleasePacket once done with it.
 	Packet []byte
 	// Flags says how the packet was sent (Reliable, Unsequenced, or 0 for
 	// unreliable sequenced).
@@ -92,6 +93,7 @@ type Host struct {
 	cfg        settings
 	conn       net.PacketConn
 	udp        *net.UDPConn // conn, when it is one (allocation-free I/O)
+	batch      *batchWriter // udp's sendmmsg, where the system has it
 	start      time.Time
 	compressor Compressor
 
@@ -119,6 +121,9 @@ type Host struct {
 	outbox   []datagram
 	freeBufs [][]byte
 	freeCmds []*outCmd
+	// Reused packet copies (sendbuf.go).
+	freeSend      [len(sendClasses)][][]byte
+	freeSendBytes int
 
 	eventWake chan struct{}
 	sendWake  chan struct{}
@@ -156,6 +161,7 @@ type Stats struct {
 type datagram struct {
 	ap   netip.AddrPort
 	addr net.Addr
+	ua   *net.UDPAddr // ap, for a batch (nil: write it alone)
 	b    []byte
 }
 
@@ -180,6 +186,7 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 	if h.udp != nil {
 		_ = h.udp.SetReadBuffer(256 * 1024)
 		_ = h.udp.SetWriteBuffer(256 * 1024)
+		h.batch = newBatchWriter(h.udp)
 	}
 	switch {
 	case s.Compressor != nil:
@@ -587,12 +594,31 @@ func (h *Host) sendLoop() {
 	defer h.wg.Done()
 	t := time.NewTicker(h.cfg.ServiceInterval)
 	defer t.Stop()
+	delay := time.NewTimer(time.Hour)
+	delay.Stop()
+	var last time.Time // the last flush
 	for {
 		all := false
 		select {
 		case <-h.done:
 			return
 		case <-h.sendWake:
+			// At most one flush per FlushDelay: what is queued and owed
+			// meanwhile shares datagrams. After a quiet spell the flush
+			// is at once, so a lone packet waits for nothing.
+			if wait := h.cfg.FlushDelay - time.Since(last); h.cfg.FlushDelay > 0 && wait > 0 {
+				delay.Reset(wait)
+				select {
+				case <-h.done:
+					return
+				case <-delay.C:
+				}
+				select {
+				case <-h.sendWake:
+				default:
+				}
+			}
+			last = time.Now()
 		case <-t.C:
 			all = true
 		}
@@ -620,8 +646,16 @@ func (h *Host) takeOutbox() []datagram {
 
 func (h *Host) write(out []datagram) {
 	var sent, bytes uint64
+	// One datagram goes by sendto: the batch call costs more for one.
+	batch := h.batch != nil && len(out) > 1
+	if batch {
+		sent, bytes = h.batch.write(out)
+	}
 	for i := range out {
 		d := &out[i]
+		if d.ua != nil && batch {
+			continue // written in the batch
+		}
 		var err error
 		switch {
 		case h.udp != nil && d.ap.IsValid():

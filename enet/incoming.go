@@ -527,7 +527,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 	l := *list
 	if idx == 0 {
 		l[0] = nil
-		*list = l[1:]
+		*list = compact(l, 1)
 	} else {
 		copy(l[idx:], l[idx+1:])
 		l[len(l)-1] = nil
@@ -874,7 +874,7 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 			return nil, -1
 		}
 	}
-	cost := inCmdOverhead + allocSize(len(data))
+	cost := inCmdOverhead + sendAlloc(len(data))
 	if fragmentCount > 0 {
 		cost = inCmdOverhead + allocSize(int((fragmentCount+31)/32)*4)
 	}
@@ -892,7 +892,7 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		h.waiting += cost
 		ch.incomingReliableSeq = rseq
 		ch.incomingUnreliableSeq = 0
-		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: append([]byte(nil), data...), Flags: Reliable, cost: cost})
+		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: h.copyReceived(data), Flags: Reliable, cost: cost})
 		if len(ch.incomingUnreliable) > 0 {
 			h.dispatchUnreliable(p, ch, nil)
 		}
@@ -907,7 +907,7 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		if number == cmdSendUnreliable {
 			ch.incomingUnreliableSeq = useq
 		}
-		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: append([]byte(nil), data...), Flags: flags, cost: cost})
+		h.pushEvent(Event{Type: EventReceive, Peer: p, Channel: c.channelID, Packet: h.copyReceived(data), Flags: flags, cost: cost})
 		return nil, 1
 	}
 	ic := &inCmd{
@@ -922,7 +922,7 @@ func (h *Host) queueIncomingCmd(p *Peer, c *command, data []byte, flags Flags, f
 		ic.fragments = make([]uint32, (fragmentCount+31)/32)
 		ic.totalLength = c.totalLength
 	} else {
-		ic.data = append([]byte(nil), data...)
+		ic.data = h.copyReceived(data)
 	}
 	ic.cost = cost
 	p.waiting += cost

@@ -164,7 +164,11 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 	}
 	out = append(out, payload...)
 	p.lastSendTime = h.serviceTime
-	h.outbox = append(h.outbox, datagram{ap: p.ap, addr: p.addr, b: out})
+	d := datagram{ap: p.ap, addr: p.addr, b: out}
+	if h.batch != nil && p.ap.IsValid() {
+		d.ua = p.udpAddr()
+	}
+	h.outbox = append(h.outbox, d)
 }
 
 // sendAcks is enet_protocol_send_acknowledgements.
@@ -379,6 +383,9 @@ func (h *Host) newOutCmd() *outCmd {
 
 // recycle returns a command no list holds any more to the free list.
 func (h *Host) recycle(oc *outCmd) {
+	if oc.pooled {
+		h.releaseSend(oc.data)
+	}
 	if len(h.freeCmds) < 4096 {
 		*oc = outCmd{}
 		h.freeCmds = append(h.freeCmds, oc)
@@ -397,7 +404,22 @@ func requeue(list []*outCmd, n int, kept []*outCmd) []*outCmd {
 	start := n - len(kept)
 	copy(list[start:n], kept)
 	clear(list[:start])
-	return list[start:]
+	return compact(list, start)
+}
+
+// compact returns list[start:], the entries before start being taken.
+// When fewer remain than were taken, it moves them to the front of the
+// backing array so that the queue's appends reuse its room instead of
+// allocating anew (one packet queued and sent at a time would otherwise
+// allocate each time).
+func compact(list []*outCmd, start int) []*outCmd {
+	rest := len(list) - start
+	if start == 0 || rest > start {
+		return list[start:]
+	}
+	copy(list, list[start:])
+	clear(list[rest:])
+	return list[:rest]
 }
 
 // bandwidthThrottle is enet_host_bandwidth_throttle.

@@ -69,7 +69,9 @@ type Peer struct {
 
 	ap    netip.AddrPort
 	addr  net.Addr
-	key   string // addr.String() when addr is not UDP
+	key   string         // addr.String() when addr is not UDP
+	ua    *net.UDPAddr   // ap as a *net.UDPAddr, made when a batch needs it
+	uaFor netip.AddrPort // the ap ua was made for
 	state peerState
 
 	channels []*channel // allocated when first used
@@ -153,6 +155,7 @@ type outCmd struct {
 	fragmentLength   uint32
 	sendAttempts     uint32
 	data             []byte // the whole packet, nil for commands without one
+	pooled           bool   // data is the command's own buffer from copySend
 	cost             int    // charged to the outgoing budgets: the command, and on the last of a packet its data
 }
 
@@ -237,6 +240,9 @@ func (p *Peer) sameIP(ap netip.AddrPort, addr net.Addr) bool {
 	host2, _, _ := net.SplitHostPort(addr.String())
 	return host1 == host2
 }
+
+// Host is the host the peer belongs to.
+func (p *Peer) Host() *Host { return p.host }
 
 // ID is the peer's slot in its host (ENet's incomingPeerID), 0..PeerLimit-1.
 // It is reused by later connections once this one has ended.
@@ -403,8 +409,17 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	if err := h.checkSend(p, sendCost(len(data), count)); err != nil {
 		return err
 	}
+	pooled := false
 	if copyData || data == nil {
-		data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
+		var b []byte
+		if count == 1 {
+			b = h.copySend(data)
+		}
+		if pooled = b != nil; pooled {
+			data = b
+		} else {
+			data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
+		}
 	}
 	c := p.channel(ch)
 	if count > 1 {
@@ -429,7 +444,7 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 			}
 			oc.cost = outCmdCost
 			if off+n == len(data) {
-				oc.cost += allocSize(len(data))
+				oc.cost += sendAlloc(len(data))
 			}
 			h.charge(p, oc.cost)
 			h.setupOutgoing(p, oc)
@@ -446,6 +461,7 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 		cmd.command = cmdSendUnreliable
 	}
 	oc := h.queueOutgoing(p, &cmd, data, 0, uint32(len(data)))
+	oc.pooled = pooled
 	oc.cost = sendCost(len(data), 1)
 	h.charge(p, oc.cost)
 	return nil

@@ -98,6 +98,8 @@ type enetLink struct {
 	stop   func()        // client side: ends the service loop
 	done   chan struct{} // client side: the service loop has ended
 
+	held []byte // the packet of the frame ReadFrame returned last, given back to ENet at the next read
+
 	mu     sync.Mutex
 	pre    []Frame // frames read before anything received
 	q      []enet.Event
@@ -158,6 +160,12 @@ func (l *enetLink) end(err error) {
 }
 
 func (l *enetLink) ReadFrame() (Frame, error) {
+	if l.held != nil {
+		// A frame's data is valid until the next read: its buffer goes
+		// back to ENet for later packets.
+		l.peer.Host().ReleasePacket(l.held)
+		l.held = nil
+	}
 	for {
 		l.mu.Lock()
 		if len(l.pre) > 0 {
@@ -173,6 +181,11 @@ func (l *enetLink) ReadFrame() (Frame, error) {
 			l.qBytes -= len(ev.Packet)
 			l.mu.Unlock()
 			f, ok, err := l.decode(ev)
+			if ok && f.Kind == FrameData {
+				l.held = ev.Packet
+			} else {
+				l.peer.Host().ReleasePacket(ev.Packet)
+			}
 			if err != nil || ok {
 				return f, err
 			}
@@ -297,6 +310,18 @@ func (l *enetLink) WriteFrame(f Frame) error {
 		// is spent): the link ends, and what ENet holds for it goes now
 		// rather than when a graceful disconnection would drain it.
 		l.peer.Disconnect(0)
+	}
+	return err
+}
+
+// queueFrame is WriteFrame for the host's side of the link: ENet's Send
+// queues without blocking, charged to the peer's MaxPeerMemory (which
+// ENetOptions sizes from MaxQueuedBytes), so a multiplayer Host needs no
+// queue or goroutine of its own for the peer, nor a copy of each frame.
+func (l *enetLink) queueFrame(f Frame) error {
+	err := l.WriteFrame(f)
+	if errors.Is(err, enet.ErrQueueFull) {
+		return fmt.Errorf("%w: %w", ErrBudget, err)
 	}
 	return err
 }

@@ -317,10 +317,14 @@ func (h *Host) ServeLink(link Link) error {
 		}
 		return err
 	}
-	go func() {
-		h.writeLoop(p)
-		close(p.wdone)
-	}()
+	if _, direct := p.link.(queuer); direct {
+		close(p.wdone) // frames go straight to the transport's queue
+	} else {
+		go func() {
+			h.writeLoop(p)
+			close(p.wdone)
+		}()
+	}
 	err = h.readLoop(p)
 	h.leave(p, err)
 	<-p.wdone
@@ -582,6 +586,24 @@ func (h *Host) drop(p *hostPeer, err error) {
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
 func (h *Host) frameLocked(p *hostPeer, f Frame) {
+	if qu, ok := p.link.(queuer); ok {
+		// The transport queues and budgets the frame itself (ENet's
+		// MaxPeerMemory and MaxHostMemory).
+		if h.closed {
+			return // a closing host refuses new frames
+		}
+		if err := qu.queueFrame(f); err != nil {
+			if p.dropErr == nil {
+				p.dropErr = err
+				go h.drop(p, err)
+			}
+			return
+		}
+		if h.o.Meter != nil && f.Kind == FrameData {
+			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))
+		}
+		return
+	}
 	if p.q.push(f) {
 		if h.o.Meter != nil && f.Kind == FrameData {
 			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))

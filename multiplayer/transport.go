@@ -73,6 +73,15 @@ type Link interface {
 	RemoteAddr() net.Addr
 }
 
+// queuer is a Link whose transport queues frames itself, without
+// blocking and within a memory budget per client (ENet): the Host hands it
+// each frame as it is made, with no queue or writer goroutine of its own.
+// queueFrame is called with the Host's lock held, one frame at a time; an
+// error drops the client (ErrBudget when its budget is used up).
+type queuer interface {
+	queueFrame(Frame) error
+}
+
 // ClientIDLink is a Link whose client chose its own id, as Godot's ENet
 // clients do (the id travels with the connection). A Host admits such a
 // client with that id, and refuses it when the id is below 2 or taken.

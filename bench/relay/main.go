@@ -37,6 +37,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"sync"
@@ -102,7 +103,22 @@ func serve(args []string) error {
 	var c common
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	c.flags(fs)
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the host to this file")
+	flushDelay := fs.Duration("flush-delay", 0, "enet.Config.FlushDelay (0: the default; negative: none)")
 	fs.Parse(args)
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
+	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h, err := multiplayer.NewHost(multiplayer.HostOptions{
 		Godot: variant.Godot3, Logger: quiet,
@@ -118,6 +134,8 @@ func serve(args []string) error {
 	case "enet":
 		o := multiplayer.ENetOptions{Godot: variant.Godot3}
 		o.ENet.PeerLimit = min(c.clients+16, 4095)
+		o.ENet.MaxPeersPerIP = c.clients + 16
+		o.ENet.FlushDelay = *flushDelay
 		l, err = multiplayer.ListenENet(ctx, c.addr, o)
 	case "ws":
 		l, err = multiplayer.ListenWebSocket(ctx, c.addr, multiplayer.WebSocketOptions{Godot: variant.Godot3})
@@ -150,6 +168,13 @@ type result struct {
 	CPUmsPer1k     float64 `json:"cpu_ms_per_1k"`
 	RSSkbPerClient float64 `json:"rss_kb_per_client"`
 	RSSmb          float64 `json:"rss_mb"`
+	// With --syscalls: the host's system calls per delivery, all of them
+	// and those sending and receiving datagrams.
+	SyscallsPerDelivery float64 `json:"syscalls_per_delivery,omitempty"`
+	SendsPerDelivery    float64 `json:"sends_per_delivery,omitempty"`
+	ReceivesPerDelivery float64 `json:"receives_per_delivery,omitempty"`
+	// DatagramsPerDelivery is the datagrams the host sent per delivery.
+	DatagramsPerDelivery float64 `json:"datagrams_per_delivery,omitempty"`
 }
 
 func load(args []string) error {
@@ -161,6 +186,7 @@ func load(args []string) error {
 	warm := fs.Duration("warmup", 2*time.Second, "load before measuring")
 	pid := fs.Int("pid", 0, "the host's process id, for its CPU time and memory")
 	row := fs.String("row", "", "print a Markdown table row for this host's name instead of JSON")
+	perf := fs.Bool("syscalls", false, "count the host's system calls while measuring (Linux perf, syscall tracepoints)")
 	fs.Parse(args)
 	if *pid == 0 {
 		return errors.New("--pid is needed")
@@ -245,7 +271,19 @@ func load(args []string) error {
 		return err
 	}
 	got0, t0 := got.Load(), time.Now()
+	var counter *syscallCounter
+	if *perf {
+		if counter, err = countSyscalls(*pid); err != nil {
+			return err
+		}
+	}
 	time.Sleep(*dur)
+	var calls syscallCounts
+	if counter != nil {
+		if calls, err = counter.stop(); err != nil {
+			return err
+		}
+	}
 	cpu1, err := cpuMS(*pid)
 	if err != nil {
 		return err
@@ -264,9 +302,20 @@ func load(args []string) error {
 	}
 	r.RSSkbPerClient = float64(rssJoined-rssIdle) / float64(c.clients)
 	r.RSSmb = float64(rssJoined) / 1024
+	if counter != nil && r.Deliveries > 0 {
+		d := float64(r.Deliveries)
+		r.SyscallsPerDelivery = float64(calls.all) / d
+		r.SendsPerDelivery = float64(calls.send) / d
+		r.ReceivesPerDelivery = float64(calls.receive) / d
+		r.DatagramsPerDelivery = float64(calls.datagrams) / d
+	}
 	if *row != "" {
-		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.1f %% | %.1f | %.1f |\n", r.Transport, r.Clients, r.Rate, *row,
-			r.CPUmsPer1k, 100*r.Held, r.RSSkbPerClient, r.RSSmb)
+		extra := ""
+		if counter != nil {
+			extra = fmt.Sprintf(" %.3f | %.3f | %.3f | %.3f |", r.SyscallsPerDelivery, r.SendsPerDelivery, r.ReceivesPerDelivery, r.DatagramsPerDelivery)
+		}
+		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.1f %% | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
+			r.CPUmsPer1k, 100*r.Held, r.RSSkbPerClient, r.RSSmb, extra)
 		return err
 	}
 	return json.NewEncoder(os.Stdout).Encode(r)

@@ -8,6 +8,9 @@
 #   bench/relay/run.sh                 # the default sizes
 #   bench/relay/run.sh "enet 10 320" "ws 100 5"   # transport clients rate ...
 #   RUNS=3 DURATION=10s bench/relay/run.sh       # interleaved runs, seconds measured each
+#   SYSCALLS=1 bench/relay/run.sh      # also the host's system calls per delivery (perf stat)
+#   FLUSH_DELAY=-1ms bench/relay/run.sh           # gdvar's enet.Config.FlushDelay
+#   CPUPROFILE=/tmp/prof bench/relay/run.sh       # a CPU profile of gdvar's host per run in that directory
 set -euo pipefail
 cd "$(dirname "$0")"
 RUNS=${RUNS:-1}
@@ -15,6 +18,9 @@ DURATION=${DURATION:-8s}
 RELIABLE=${RELIABLE:-true}
 GODOT3=${GODOT3:-godot3-server}
 PORT=${PORT:-17777}
+SYSCALLS=${SYSCALLS:-}
+FLUSH_DELAY=${FLUSH_DELAY:-0}
+CPUPROFILE=${CPUPROFILE:-}
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("enet 10 320" "enet 100 20" "enet 500 0.5" "ws 10 100" "ws 100 5")
 
@@ -32,7 +38,10 @@ ulimit -n 65536 2>/dev/null || true
 start_host() {
 	local name=$1 transport=$2 clients=$3
 	if [ "$name" = gdvar ]; then
-		"$bin/relay" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" >"$bin/host.log" 2>&1 &
+		local prof=()
+		[ -n "$CPUPROFILE" ] && prof=(--cpuprofile "$CPUPROFILE/$transport-$clients-$PORT.pprof")
+		"$bin/relay" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" \
+			--flush-delay "$FLUSH_DELAY" "${prof[@]}" >"$bin/host.log" 2>&1 &
 	else
 		"$GODOT3" --path "$project" --script "$PWD/host3.gd" "$transport" "$PORT" "$((clients + 16))" >"$bin/host.log" 2>&1 &
 	fi
@@ -42,7 +51,13 @@ start_host() {
 	echo "$pid"
 }
 
-printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB |\n|---|---|---|---:|---:|---:|---:|\n'
+count=()
+if [ -n "$SYSCALLS" ]; then
+	count=(--syscalls)
+	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB | syscalls / delivery | sends / delivery | receives / delivery | datagrams out / delivery |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+else
+	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB |\n|---|---|---|---:|---:|---:|---:|\n'
+fi
 for c in "${cases[@]}"; do
 	read -r transport clients rate <<<"$c"
 	for run in $(seq "$RUNS"); do
@@ -52,7 +67,7 @@ for c in "${cases[@]}"; do
 			PORT=$((PORT + 1))
 			pid=$(start_host "$host" "$transport" "$clients")
 			if ! "$bin/relay" load --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" \
-				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$host" 2>"$bin/load.log"; then
+				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$host" "${count[@]}" 2>"$bin/load.log"; then
 				printf '| %s | %s × %s | %s | failed: %s | | | |\n' "$transport" "$clients" "$rate" "$host" "$(tail -1 "$bin/load.log")"
 			fi
 			kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true

@@ -1,0 +1,92 @@
+package enet
+
+// Packets Send copies whole (in one command, not fragments) are kept in
+// buffers the host reuses once their command has been sent (unreliable)
+// or acknowledged (reliable), so that sending allocates nothing in steady
+// state. Received packets (but for reassembled fragments) are copied into
+// the same buffers, which the application may give back with
+// Host.ReleasePacket. Buffers
+// come in the Go allocator's size classes up to 3456 bytes, and Send
+// charges a packet its class (sendAlloc); larger packets are allocated as
+// before. The free buffers are bounded (maxFreeSendBytes)
+// and not charged to the peers: they belong to no one.
+
+// sendClasses are the Go allocator's size classes up to 3456 bytes
+// (runtime/sizeclasses.go); TestSendClasses checks them against the
+// allocator.
+var sendClasses = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
+	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792, 2048,
+	2304, 2688, 3072, 3200, 3456}
+
+// maxFreeSendBytes bounds the bytes of a host's free send buffers.
+const maxFreeSendBytes = 256 << 10
+
+// sendClass is the index of the smallest class of at least n bytes, or -1.
+func sendClass(n int) int {
+	lo, hi := 0, len(sendClasses)
+	for lo < hi {
+		m := (lo + hi) / 2
+		if sendClasses[m] < n {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo == len(sendClasses) {
+		return -1
+	}
+	return lo
+}
+
+// copySend returns a copy of data in a reused buffer of its class, or nil
+// for packets too large to pool.
+func (h *Host) copySend(data []byte) []byte {
+	c := sendClass(len(data))
+	if c < 0 {
+		return nil
+	}
+	var b []byte
+	if l := h.freeSend[c]; len(l) > 0 {
+		b = l[len(l)-1]
+		l[len(l)-1] = nil
+		h.freeSend[c] = l[:len(l)-1]
+		h.freeSendBytes -= sendClasses[c]
+	} else {
+		b = make([]byte, 0, sendClasses[c])
+	}
+	return append(b, data...)
+}
+
+// copyReceived is a received packet's copy for its Event: in a reused
+// buffer when it fits one.
+func (h *Host) copyReceived(data []byte) []byte {
+	if b := h.copySend(data); b != nil {
+		return b
+	}
+	return append(make([]byte, 0, len(data)), data...)
+}
+
+// ReleasePacket gives back a packet that Service returned (Event.Packet)
+// once the application is done with it: the host reuses its buffer for
+// later packets, so a steady stream allocates nothing. It is optional (a
+// packet not given back is garbage collected as usual), and b must not
+// be used, nor given back again, afterwards.
+func (h *Host) ReleasePacket(b []byte) {
+	if cap(b) == 0 {
+		return
+	}
+	h.mu.Lock()
+	h.releaseSend(b)
+	h.mu.Unlock()
+}
+
+// releaseSend keeps b, a buffer copySend returned that no command holds
+// any more, for reuse.
+func (h *Host) releaseSend(b []byte) {
+	c := sendClass(cap(b))
+	if c < 0 || sendClasses[c] != cap(b) || h.freeSendBytes+cap(b) > maxFreeSendBytes {
+		return
+	}
+	h.freeSendBytes += cap(b)
+	h.freeSend[c] = append(h.freeSend[c], b[:0])
+}
