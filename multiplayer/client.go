@@ -412,6 +412,26 @@ func (c *Client) process(from PeerID, e *Event) {
 	}
 }
 
+// targetsLocked returns the peers a packet to "to" goes to, in id order:
+// that peer (1 for the host), or every known peer (0), or every one but
+// -to (negative).
+func (c *Client) targetsLocked(to PeerID) ([]PeerID, error) {
+	if to > 0 {
+		if c.peers[to] == nil {
+			return nil, fmt.Errorf("%w: %d", ErrUnknownPeer, to)
+		}
+		return []PeerID{to}, nil
+	}
+	var targets []PeerID
+	for id := range c.peers {
+		if id != -to {
+			targets = append(targets, id)
+		}
+	}
+	sort.Slice(targets, func(i, j int) bool { return targets[i] < targets[j] })
+	return targets, nil
+}
+
 // Call calls method on the node at path on peer to (1 for the host, 0 for
 // every peer, -n for every peer but n), as rpc_id does; calls to other
 // clients go through the host's relay.
@@ -421,21 +441,11 @@ func (c *Client) Call(to PeerID, path, methodName string, args ...any) error {
 		return err
 	}
 	c.mu.Lock()
-	var targets []PeerID
-	if to > 0 {
-		if c.peers[to] == nil {
-			c.mu.Unlock()
-			return fmt.Errorf("%w: %d", ErrUnknownPeer, to)
-		}
-		targets = []PeerID{to}
-	} else {
-		for id := range c.peers {
-			if id != -to {
-				targets = append(targets, id)
-			}
-		}
+	targets, err := c.targetsLocked(to)
+	if err != nil {
+		c.mu.Unlock()
+		return err
 	}
-	sort.Slice(targets, func(i, j int) bool { return targets[i] < targets[j] })
 	var pkts [][][]byte
 	for _, t := range targets {
 		pkts = append(pkts, c.callPackets(c.peers[t], nd, call))

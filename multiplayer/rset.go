@@ -202,21 +202,11 @@ func (c *Client) set(to PeerID, path, property string, value any, mode TransferM
 		return err
 	}
 	c.mu.Lock()
-	var targets []PeerID
-	if to > 0 {
-		if c.peers[to] == nil {
-			c.mu.Unlock()
-			return fmt.Errorf("%w: %d", ErrUnknownPeer, to)
-		}
-		targets = []PeerID{to}
-	} else {
-		for id := range c.peers {
-			if id != -to {
-				targets = append(targets, id)
-			}
-		}
+	targets, err := c.targetsLocked(to)
+	if err != nil {
+		c.mu.Unlock()
+		return err
 	}
-	sort.Slice(targets, func(i, j int) bool { return targets[i] < targets[j] })
 	var pkts [][][]byte
 	for _, t := range targets {
 		pkts = append(pkts, c.setPackets(c.peers[t], req))
