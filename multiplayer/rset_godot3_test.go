@@ -117,9 +117,13 @@ func testGodot3Set(t *testing.T, listen func(context.Context) (Listener, error),
 	}
 	n := 0
 	for _, err := range refused {
-		if errors.Is(err, ErrNotAllowed) {
+		switch {
+		case errors.Is(err, ErrNotAllowed):
 			n++
-		} else {
+		case errors.Is(err, ErrUnknownPeer):
+			// A client's last rset relayed to the other, which has just
+			// finished and left: refused as the engine's relay refuses it.
+		default:
 			t.Errorf("refused: %v", err)
 		}
 	}
