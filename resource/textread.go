@@ -382,6 +382,11 @@ func ReadText(data []byte, o Options) (*File, error) {
 			if err := check(s.props); err != nil {
 				return nil, err
 			}
+			if v, ok := s.get("instance"); ok { // an instanced or inherited scene
+				if err := check([]variant.Property{{Name: "instance", Value: v}}); err != nil {
+					return nil, err
+				}
+			}
 			if err := t.sceneSection(f, s, str, num); err != nil {
 				return nil, err
 			}
