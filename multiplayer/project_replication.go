@@ -33,11 +33,12 @@ type Project struct {
 }
 
 // Synchronizer returns the declaration of the synchronizer named name (a
-// full path, or a path inside a spawnable scene, "ServerSync"), for
-// changing it before AddTo; nil if none.
+// full path, a leading "/root/" ignored, or a path inside a spawnable
+// scene, "ServerSync"), for changing it before AddTo; nil if none.
 func (p *Project) Synchronizer(name string) *Synchronizer {
+	name = trimRoot(name)
 	for i := range p.Synchronizers {
-		if p.Synchronizers[i].Name == name {
+		if trimRoot(p.Synchronizers[i].Name) == name {
 			return &p.Synchronizers[i]
 		}
 	}
@@ -49,6 +50,19 @@ func (p *Project) Synchronizer(name string) *Synchronizer {
 					return &sc.Synchronizers[k]
 				}
 			}
+		}
+	}
+	return nil
+}
+
+// Spawner returns the declaration of the spawner at path (from the
+// multiplayer root, "Main/Spawner"; a leading "/root/" is ignored); nil if
+// none.
+func (p *Project) Spawner(path string) *Spawner {
+	path = trimRoot(path)
+	for i := range p.Spawners {
+		if trimRoot(p.Spawners[i].Path) == path {
+			return &p.Spawners[i]
 		}
 	}
 	return nil

@@ -101,6 +101,35 @@ type Synchronizer struct {
 	OnReceive func(node *SceneNode, from PeerID)
 }
 
+// SpawnProperties lists the properties of the synchronizer's state in a
+// SPAWN (those with Spawn set), in wire order.
+func (s *Synchronizer) SpawnProperties() []SyncProperty {
+	return s.filtered(func(p SyncProperty) bool { return p.Spawn })
+}
+
+// SyncProperties lists the properties a SYNC carries for the synchronizer
+// (mode ReplicateAlways), in wire order.
+func (s *Synchronizer) SyncProperties() []SyncProperty {
+	return s.filtered(func(p SyncProperty) bool { return p.Mode == ReplicateAlways })
+}
+
+// DeltaProperties lists the properties a DELTA can carry for the
+// synchronizer (mode ReplicateOnChange): bit i of a DELTA's mask stands
+// for DeltaProperties()[i].
+func (s *Synchronizer) DeltaProperties() []SyncProperty {
+	return s.filtered(func(p SyncProperty) bool { return p.Mode == ReplicateOnChange })
+}
+
+func (s *Synchronizer) filtered(keep func(SyncProperty) bool) []SyncProperty {
+	var out []SyncProperty
+	for _, p := range s.Properties {
+		if keep(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // Scene declares a scene a spawner can spawn: the synchronizers it holds,
 // in tree order, and the RPC nodes in it.
 type Scene struct {
@@ -195,23 +224,25 @@ func newSyncDecl(s Synchronizer) (*syncDecl, error) {
 			return nil, fmt.Errorf("multiplayer: synchronizer %q: property %q twice", s.Name, p.Path)
 		}
 		seen[p.Path] = true
-		if p.Spawn {
-			d.spawn = append(d.spawn, p.Path)
-		}
-		switch p.Mode {
-		case ReplicateNever:
-		case ReplicateAlways:
-			d.sync = append(d.sync, p.Path)
-		case ReplicateOnChange:
-			if len(d.watch) == 64 {
-				return nil, fmt.Errorf("multiplayer: synchronizer %q: more than 64 on-change properties", s.Name)
-			}
-			d.watch = append(d.watch, p.Path)
-		default:
+		if p.Mode > ReplicateOnChange {
 			return nil, fmt.Errorf("multiplayer: synchronizer %q: property %q: unknown mode %d", s.Name, p.Path, p.Mode)
 		}
 	}
+	d.spawn = propertyPaths(s.SpawnProperties())
+	d.sync = propertyPaths(s.SyncProperties())
+	d.watch = propertyPaths(s.DeltaProperties())
+	if len(d.watch) > 64 {
+		return nil, fmt.Errorf("multiplayer: synchronizer %q: more than 64 on-change properties", s.Name)
+	}
 	return d, nil
+}
+
+func propertyPaths(ps []SyncProperty) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = p.Path
+	}
+	return out
 }
 
 // sceneDecl is a validated Scene.

@@ -49,9 +49,14 @@ it sees, one line each:
 SPAWN, DESPAWN, SYNC and DELTA (MultiplayerSpawner and
 MultiplayerSynchronizer, Godot 4) show the spawned node's name, the
 spawner's path, net and sync ids (named after the node they were spawned
-with) or the synchronizer's path, the values in Godot's text form (no
-property names: the order is the SceneReplicationConfig's) and, for DELTA,
-the indices of the changed on-change properties.
+with) or the synchronizer's path, the values in Godot's text form (in the
+SceneReplicationConfig's order) and, for DELTA, the indices of the changed
+on-change properties. With --project, the scenes' spawners and
+synchronizers name the synchronizers and properties too:
+
+  2093 -> 1 SPAWN "P1" by Main/Spawner scene 0 res://player.tscn net #1 sync #2 state(position=Vector2(10, 20), hp=100)
+  2093 -> 1 SYNC t=7 P1/ServerSync#2(position=Vector2(12, 20)) Main/World/Sync(position=Vector2(0, 4))
+  2093 -> 1 DELTA P1/ServerSync#2(label="moved")
 
 It serves many rooms at once: a WebSocket client of ws://HOST:PORT/NAME
 joins the room NAME (letters, digits, "-_.~"), created on its first join;
@@ -84,7 +89,8 @@ Flags:
                      (Godot 3) or ENetConnection.compress (Godot 4): none,
                      rangecoder, fastlz, zlib or zstd (default none)
   --godot 3|4        engine family of the games (default 4)
-  --project DIR      read RPC declarations from the Godot project in DIR
+  --project DIR      read RPC declarations (and, Godot 4, spawners and
+                     synchronizers) from the Godot project in DIR
   --rpc SPEC         declare a node's RPC methods: NODEPATH:METHOD,METHOD,…
                      (all of them: their sorted order gives the ids); may repeat
   --allow-objects    accept full Objects in arguments (allow_object_decoding)
@@ -207,10 +213,31 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	}
 	fam := godot.family()
 	var nodes []multiplayer.Node
+	var replProject *multiplayer.Project
 	if *project != "" {
 		if nodes, err = multiplayer.LoadProject(*project, fam); err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
 			return 1
+		}
+		if fam == variant.Godot4 {
+			// The scenes' spawners and synchronizers name what SPAWN,
+			// SYNC and DELTA carry.
+			proj, err := multiplayer.ReadProject(*project)
+			if err != nil {
+				fmt.Fprintf(stderr, "gdvar host: warning: replication prints without property names: %v\n", err)
+			} else {
+				replProject = proj
+				for _, sp := range proj.Spawners {
+					scenes := make([]string, len(sp.Scenes))
+					for i, sc := range sp.Scenes {
+						scenes[i] = sc.Path
+					}
+					fmt.Fprintf(stderr, "gdvar host: %s spawns %s\n", sp.Path, strings.Join(scenes, ", "))
+				}
+				for _, sy := range proj.Synchronizers {
+					fmt.Fprintf(stderr, "gdvar host: %s synchronizes %s\n", sy.Name, strings.Join(keys(sy.Properties), ", "))
+				}
+			}
 		}
 		if _, err := os.Stat(filepath.Join(*project, "project.godot")); err != nil {
 			fmt.Fprintf(stderr, "gdvar host: warning: %s has no project.godot: --project names the Godot project's folder\n", *project)
@@ -235,6 +262,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		nodes = append(nodes, n)
 	}
 	pr := newHostPrinter(stdout, *maxText, *logRate, *hexOut, gdtext.Options{Family: fam})
+	pr.project = replProject
 	logText := *maxText
 	if logText == 0 {
 		logText = -1 // the library's "no limit"
@@ -400,7 +428,8 @@ func parseRPCSpec(s string) (multiplayer.Node, error) {
 
 type hostPrinter struct {
 	mu      sync.Mutex
-	repl    replNames // what the SPAWNs seen named; guarded by mu
+	repl    replNames            // what the SPAWNs seen named; guarded by mu
+	project *multiplayer.Project // --project's spawners and synchronizers; nil: none
 	w       io.Writer
 	maxText int
 	hex     bool
@@ -454,17 +483,17 @@ func (p *hostPrinter) left(id multiplayer.PeerID) {
 	}
 }
 
-// event prints one packet the host saw.
-func (p *hostPrinter) event(e *multiplayer.Event) { p.eventPrefix("", e) }
-
-// eventPrefix prints one packet the host saw, after prefix.
-func (p *hostPrinter) eventPrefix(prefix string, e *multiplayer.Event) {
+// eventInRoom prints one packet the host saw in room; the line starts
+// with [room] (nothing for the room "").
+func (p *hostPrinter) eventInRoom(room string, e *multiplayer.Event) {
 	ok, n := p.lim.Allow(kind(e))
 	if !ok {
 		return
 	}
 	var b strings.Builder
-	b.WriteString(prefix)
+	if room != "" {
+		b.WriteString("[" + room + "] ")
+	}
 	to := "1"
 	if e.Relayed {
 		to = strconv.Itoa(int(e.To)) + " (relay)"
@@ -473,7 +502,7 @@ func (p *hostPrinter) eventPrefix(prefix string, e *multiplayer.Event) {
 	pk := &e.Packet
 	switch pk.Command {
 	case multiplayer.CmdSpawn, multiplayer.CmdDespawn, multiplayer.CmdSync:
-		p.replication(&b, e)
+		p.replication(&b, room, e)
 	case multiplayer.CmdRemoteCall, multiplayer.CmdRemoteSet:
 		node := e.Node
 		if node == "" {
@@ -527,8 +556,5 @@ func (p *hostPrinter) cut(s string) string { return loglimit.Cut(s, p.maxText) }
 // eventIn returns the printer of the packets of room: its lines start
 // with [room] (none for the room "").
 func (p *hostPrinter) eventIn(room string) func(*multiplayer.Event) {
-	if room == "" {
-		return p.event
-	}
-	return func(e *multiplayer.Event) { p.eventPrefix("["+room+"] ", e) }
+	return func(e *multiplayer.Event) { p.eventInRoom(room, e) }
 }

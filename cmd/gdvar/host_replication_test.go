@@ -18,6 +18,58 @@ import (
 // engine's captured packets, replayed by a Go peer) decoded, with node
 // names.
 func TestHostCommandReplication(t *testing.T) {
+	out, _ := hostReplay(t)
+	for _, want := range []string{
+		`SPAWN "P1" by Main/Spawner scene 0 net #1 sync #2,#3 state(Vector2(10, 20), 100, Vector2(0, 0))`,
+		`SPAWN "Bullet" by Main/Spawner custom({ "speed": 3 }) net #4`,
+		`DELTA P1#2[0,1](100, "start")`,
+		`DELTA P1#2[0](99)`,
+		`DESPAWN #1 "P1"`,
+		`DESPAWN #4 "Bullet"`,
+		` SYNC t=`, `Main/World/Sync(Vector2(0, `, `P1#3(Vector2(`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+}
+
+// With --project, gdvar host names the synchronizers of spawned nodes and
+// the properties of every state from the project's scenes.
+func TestHostCommandReplicationNames(t *testing.T) {
+	out, errOut := hostReplay(t, "--project", filepath.Join("testdata", "replication4"))
+	for _, want := range []string{
+		"gdvar host: Main/Spawner spawns res://player.tscn\n",
+		"gdvar host: Main/World/Sync synchronizes position\n",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("standard error lacks %q", want)
+		}
+	}
+	for _, want := range []string{
+		`SPAWN "P1" by Main/Spawner scene 0 res://player.tscn net #1 sync #2,#3 state(position=Vector2(10, 20), hp=100, direction=Vector2(0, 0))`,
+		`SPAWN "Bullet" by Main/Spawner custom({ "speed": 3 }) net #4`,
+		`DELTA P1/ServerSync#2(hp=100, label="start")`,
+		`DELTA P1/ServerSync#2(hp=99)`,
+		`DELTA P1/ServerSync#2(label="moved")`,
+		`DESPAWN #1 "P1"`,
+		` SYNC t=`, ` Main/World/Sync(position=Vector2(0, `,
+		` P1/ServerSync#2(position=Vector2(`, ` P1/InputSync#3(direction=Vector2(`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if strings.Contains(out, "[0") {
+		t.Error("a DELTA mask printed as indices although the project names its properties")
+	}
+}
+
+// hostReplay runs gdvar host with args, replays the captured replication
+// packets of a Godot 4.6 game to it from a Go peer, and returns what the
+// host printed on standard output and standard error.
+func hostReplay(t *testing.T, args ...string) (stdout, stderr string) {
+	t.Helper()
 	var pkts [][]byte
 	nSync := 0
 	f, err := os.Open(filepath.Join("..", "..", "multiplayer", "testdata", "capture", "godot4.6-replication.txt"))
@@ -42,16 +94,16 @@ func TestHostCommandReplication(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	var stdout, stderr syncBuffer
+	var outBuf, errBuf syncBuffer
 	done := make(chan int)
 	go func() {
-		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0"}, &stdout, &stderr)
+		done <- hostMain(ctx, append([]string{"--ws", "127.0.0.1:0"}, args...), &outBuf, &errBuf)
 	}()
 	addrRE := regexp.MustCompile(`ws://(\S+)`)
-	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(stderr.String()) })
+	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(errBuf.String()) })
 	jctx, jcancel := context.WithTimeout(ctx, 5*time.Second)
 	defer jcancel()
-	link, err := multiplayer.DialWebSocket(jctx, "ws://"+addrRE.FindStringSubmatch(stderr.String())[1], multiplayer.WebSocketOptions{})
+	link, err := multiplayer.DialWebSocket(jctx, "ws://"+addrRE.FindStringSubmatch(errBuf.String())[1], multiplayer.WebSocketOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,29 +114,17 @@ func TestHostCommandReplication(t *testing.T) {
 		}
 	}
 	waitUntil(t, "the host to see the last packet", func() bool {
-		return strings.Count(stdout.String(), "DESPAWN") == 2 && strings.Contains(stdout.String(), "DELTA")
+		return strings.Count(outBuf.String(), "DESPAWN") == 2 && strings.Contains(outBuf.String(), "DELTA")
 	})
 	link.Close()
 	cancel()
 	if code := <-done; code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr.String())
+		t.Fatalf("exit %d: %s", code, errBuf.String())
 	}
-	out := stdout.String()
+	out := outBuf.String()
 	t.Logf("gdvar host printed:\n%s", out)
-	for _, want := range []string{
-		`SPAWN "P1" by Main/Spawner scene 0 net #1 sync #2,#3 state(Vector2(10, 20), 100, Vector2(0, 0))`,
-		`SPAWN "Bullet" by Main/Spawner custom({ "speed": 3 }) net #4`,
-		`DELTA P1#2[0,1](100, "start")`,
-		`DELTA P1#2[0](99)`,
-		`DESPAWN #1 "P1"`,
-		`DESPAWN #4 "Bullet"`,
-		` SYNC t=`, `Main/World/Sync(Vector2(0, `, `P1#3(Vector2(`,
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
-		}
-	}
 	if n := strings.Count(out, " SYNC t="); n == 0 || n > nSync {
 		t.Errorf("%d SYNC lines for %d SYNC packets", n, nSync)
 	}
+	return out, errBuf.String()
 }
