@@ -62,3 +62,26 @@ func ExampleSyncPacker() {
 	// Output:
 	// 3 packets
 }
+
+// Which properties each replication packet carries for a synchronizer:
+// bit i of a DELTA's mask is DeltaProperties()[i].
+func ExampleSynchronizer_DeltaProperties() {
+	s := multiplayer.Synchronizer{Name: "ServerSync", Properties: []multiplayer.SyncProperty{
+		{Path: ".:position", Spawn: true, Mode: multiplayer.ReplicateAlways},
+		{Path: ".:hp", Spawn: true, Mode: multiplayer.ReplicateOnChange},
+		{Path: ".:label", Mode: multiplayer.ReplicateOnChange},
+	}}
+	names := func(ps []multiplayer.SyncProperty) (out []string) {
+		for _, p := range ps {
+			out = append(out, p.Key())
+		}
+		return out
+	}
+	fmt.Println("SPAWN:", names(s.SpawnProperties()))
+	fmt.Println("SYNC: ", names(s.SyncProperties()))
+	fmt.Println("DELTA:", names(s.DeltaProperties()))
+	// Output:
+	// SPAWN: [position hp]
+	// SYNC:  [position]
+	// DELTA: [hp label]
+}
