@@ -195,7 +195,17 @@ func serveMain(ctx context.Context, args []string) error {
 	fs.BoolVar(&c.relay, "relay", true, "relay between clients (server_relay); false: clients know only the host")
 	fs.Int64Var(&c.roomQueue, "room-queue", 0, "RoomsOptions.RoomQueuedBytes (0: the default)")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file")
+	mutexprofile := fs.String("mutexprofile", "", "write a profile of the server's contended locks to this file")
 	fs.Parse(args)
+	if *mutexprofile != "" {
+		runtime.SetMutexProfileFraction(10)
+		defer func() {
+			if f, err := os.Create(*mutexprofile); err == nil {
+				pprof.Lookup("mutex").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {

@@ -9,6 +9,7 @@
 #   bench/rooms/run.sh "1000 50 on" "1000 1 on" # clients rooms relay(on|off) ...
 #   DURATION=20s RATE=20 bench/rooms/run.sh     # measured seconds (after WARMUP), calls per client per second
 #   CPUPROFILE=/tmp/prof bench/rooms/run.sh     # a CPU profile of the server per configuration
+#   MUTEXPROFILE=/tmp/prof bench/rooms/run.sh   # a profile of its contended locks
 #
 # Both processes hold one file descriptor per client, so the open-file
 # limit must exceed CLIENTS + a few hundred (it is raised to the hard limit).
@@ -20,6 +21,7 @@ RATE=${RATE:-20}
 PORT=${PORT:-19300}
 ROOM_QUEUE=${ROOM_QUEUE:-0}
 CPUPROFILE=${CPUPROFILE:-}
+MUTEXPROFILE=${MUTEXPROFILE:-}
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("10000 500 on" "10000 1 off" "10000 50 on")
 
@@ -34,7 +36,8 @@ for c in "${cases[@]}"; do
 	[ "$relay" = on ] && relay=true || relay=false
 	PORT=$((PORT + 2))
 	prof=()
-	[ -n "$CPUPROFILE" ] && prof=(--cpuprofile "$CPUPROFILE/rooms-$clients-$rooms.pprof")
+	[ -n "$CPUPROFILE" ] && prof+=(--cpuprofile "$CPUPROFILE/rooms-$clients-$rooms.pprof")
+	[ -n "$MUTEXPROFILE" ] && prof+=(--mutexprofile "$MUTEXPROFILE/rooms-$clients-$rooms.mutex.pprof")
 	"$bin/rooms" serve --addr "127.0.0.1:$PORT" --stats "127.0.0.1:$((PORT + 1))" --clients "$clients" --rooms "$rooms" \
 		--relay="$relay" --room-queue "$ROOM_QUEUE" "${prof[@]}" >"$bin/serve.log" 2>&1 &
 	pid=$!
