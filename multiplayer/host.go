@@ -608,7 +608,10 @@ func (h *Host) frameLocked(p *hostPeer, f Frame) {
 		if h.o.Meter != nil && f.Kind == FrameData {
 			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))
 		}
-	} else if !h.closed { // a closing host refuses new frames, as it should
+	} else if !h.closed && !p.q.isClosed() {
+		// A closing host refuses new frames, as it should; a closed queue
+		// is a peer whose connection has ended and which is leaving: it
+		// misses the frame, and leaves for its own reason.
 		if p.dropErr == nil {
 			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
 			if b := h.o.QueueBudget; b != nil && p.q.queued()+len(f.Data)+16 <= h.o.MaxQueuedBytes {

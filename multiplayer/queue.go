@@ -89,6 +89,13 @@ func (q *outQueue) close() {
 	q.mu.Unlock()
 }
 
+// isClosed reports whether the queue is closed.
+func (q *outQueue) isClosed() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.closed
+}
+
 // discard drops what is still queued, giving its bytes back to the shared
 // budget.
 func (q *outQueue) discard() {

@@ -1,8 +1,12 @@
 package multiplayer
 
 import (
+	"context"
+	"errors"
+	"log/slog"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -89,3 +93,63 @@ func TestQueuedBytesCoverHeap(t *testing.T) {
 	h.Close()
 	wg.Wait()
 }
+
+// A peer whose connection has closed (its writer has closed its queue) but
+// which has not left yet is not dropped "over budget" when a packet for it
+// arrives meanwhile, as happens to every peer of a room its clients leave
+// at once (each leave queues a DEL_PEER notice for the others): it leaves
+// with its own reason, and no budget drop is counted or logged.
+func TestClosedQueueIsNotOverBudget(t *testing.T) {
+	var warned atomic.Int64
+	log := slog.New(countHandler{n: &warned})
+	left := make(chan error, 2)
+	h, err := NewHost(HostOptions{Logger: log, QueueBudget: NewByteBudget(1<<20, nil),
+		OnDisconnect: func(_ PeerID, err error) { left <- err }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	a, b := newStuckLink(), newStuckLink()
+	go h.ServeLink(a)
+	go h.ServeLink(b)
+	for len(h.Peers()) < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	// a's connection has ended, as its writer sees it: its queue is
+	// closed, and its reader has not yet seen the end.
+	h.mu.Lock()
+	var pa *hostPeer
+	for _, p := range h.peers {
+		if p.link == Link(a) {
+			pa = p
+		}
+	}
+	h.mu.Unlock()
+	pa.q.close()
+	// b leaves: a is sent a DEL_PEER notice it will never get.
+	b.Close()
+	if err := <-left; errors.Is(err, ErrBudget) {
+		t.Fatalf("b left with %v", err)
+	}
+	h.mu.Lock()
+	dropErr := pa.dropErr
+	h.mu.Unlock()
+	if dropErr != nil {
+		t.Errorf("a leaving peer was dropped: %v", dropErr)
+	}
+	a.Close()
+	if err := <-left; errors.Is(err, ErrBudget) {
+		t.Errorf("a left with %v, want its connection's end", err)
+	}
+	if n := warned.Load(); n != 0 {
+		t.Errorf("%d warnings logged", n)
+	}
+}
+
+// countHandler counts the records at Warn and above.
+type countHandler struct{ n *atomic.Int64 }
+
+func (c countHandler) Enabled(_ context.Context, l slog.Level) bool { return l >= slog.LevelWarn }
+func (c countHandler) Handle(context.Context, slog.Record) error    { c.n.Add(1); return nil }
+func (c countHandler) WithAttrs([]slog.Attr) slog.Handler           { return c }
+func (c countHandler) WithGroup(string) slog.Handler                { return c }

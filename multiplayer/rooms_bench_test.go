@@ -22,8 +22,10 @@ import (
 // second. As in BenchmarkLoad, an iteration is one second of that load
 // (-benchtime=3x: three seconds), the clients run in the benchmark's
 // process (the CPU figure counts both ends), and every call must arrive.
-// roomsClients is scaled to what 2 cores manage; the 10,000 clients in 500
-// rooms of a larger machine need only the constant changed.
+// roomsClients is 1,000 because both ends share this process's open
+// files (two per client); the full scale, 10,000 clients in 500 rooms
+// against one room of 10,000, with the server in a process of its own, is
+// bench/rooms/run.sh (see docs/performance.md, "Rooms at full scale").
 //
 // Reported: cpu-µs/client-s (process CPU per client and second of load),
 // heap-B/client and heap-B/room (heap after GC held by the connected,

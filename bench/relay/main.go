@@ -38,13 +38,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"time"
 
+	"github.com/gdvar/gdvar/internal/procstat"
 	"github.com/gdvar/gdvar/multiplayer"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -342,41 +341,14 @@ func join(ctx context.Context, c *common, node multiplayer.Node) (*multiplayer.C
 	return multiplayer.Join(ctx, link, multiplayer.ClientOptions{Godot: variant.Godot3, Logger: quiet}, node)
 }
 
-// cpuMS is the process's user+system CPU time in milliseconds
-// (/proc/PID/stat fields 14 and 15, in clock ticks of 100 Hz).
+// cpuMS is the process's user+system CPU time in milliseconds.
 func cpuMS(pid int) (float64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0, err
-	}
-	// The command name (field 2) may hold spaces: count from after it.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
-	}
-	f := strings.Fields(s[i+1:]) // f[0] is field 3
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
-	}
-	ut, err1 := strconv.ParseFloat(f[11], 64)
-	st, err2 := strconv.ParseFloat(f[12], 64)
-	if err := errors.Join(err1, err2); err != nil {
-		return 0, err
-	}
-	return (ut + st) * 10, nil
+	d, err := procstat.CPU(pid)
+	return float64(d) / float64(time.Millisecond), err
 }
 
-// rssKB is the process's resident set in KiB (/proc/PID/status VmRSS).
+// rssKB is the process's resident set in KiB.
 func rssKB(pid int) (int64, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
-			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
-		}
-	}
-	return 0, fmt.Errorf("/proc/%d/status: no VmRSS", pid)
+	b, err := procstat.RSS(pid)
+	return b >> 10, err
 }

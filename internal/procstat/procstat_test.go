@@ -1,0 +1,51 @@
+package procstat
+
+import (
+	"os"
+	"runtime"
+	"testing"
+	"time"
+)
+
+func TestSelf(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc: Linux only")
+	}
+	pid := os.Getpid()
+	// Burn CPU until the clock ticks at least once, bounded by work done.
+	c0, err := CPU(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := 0
+	for i := 0; i < 1<<30; i++ {
+		x += i
+		if i%(1<<20) == 0 {
+			if c, err := CPU(pid); err != nil {
+				t.Fatal(err)
+			} else if c > c0 {
+				break
+			}
+		}
+	}
+	c1, _ := CPU(pid)
+	if c1 <= c0 || c1%(10*time.Millisecond) != 0 {
+		t.Errorf("CPU went from %v to %v (after %d)", c0, c1, x)
+	}
+	rss, err := RSS(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := make([]byte, 64<<20)
+	for i := range big {
+		big[i] = 1
+	}
+	rss2, _ := RSS(pid)
+	if rss <= 0 || rss2-rss < 60<<20 {
+		t.Errorf("RSS %d, then %d after touching 64 MiB", rss, rss2)
+	}
+	runtime.KeepAlive(big)
+	if _, err := CPU(-1); err == nil {
+		t.Error("CPU of pid -1: no error")
+	}
+}
