@@ -1,6 +1,7 @@
 package multiplayer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -301,14 +302,9 @@ func (h *Host) ServeLink(link Link) error {
 		}
 		return err
 	}
-	done := make(chan struct{})
-	go func() {
-		h.writeLoop(p)
-		close(done)
-	}()
 	err = h.readLoop(p)
 	h.leave(p, err)
-	<-done
+	p.q.wait()
 	link.Close()
 	if err == io.EOF {
 		return nil
@@ -371,7 +367,8 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
 		}
 	}
-	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote(h.pathBudget())}
+	p := &hostPeer{id: id, ip: ip, link: link, remote: newRemote(h.pathBudget())}
+	p.q = newOutQueue(h.o.MaxQueuedBytes, link, func(err error) { h.drop(p, err) })
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
@@ -546,8 +543,15 @@ func (h *Host) drop(p *hostPeer, err error) {
 }
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
-func (h *Host) frameLocked(p *hostPeer, f Frame) {
-	if !p.q.push(f) {
+func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queuedLocked(p, p.q.push(f)) }
+
+// sharedLocked queues a frame for p whose data is not copied: the data
+// of a broadcast, copied once and shared by the targets' queues.
+func (h *Host) sharedLocked(p *hostPeer, f Frame) { h.queuedLocked(p, p.q.pushShared(f)) }
+
+// queuedLocked drops p if its frame did not fit its budget.
+func (h *Host) queuedLocked(p *hostPeer, ok bool) {
+	if !ok {
 		if p.dropErr == nil {
 			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
 			go h.drop(p, p.dropErr)
@@ -558,19 +562,6 @@ func (h *Host) frameLocked(p *hostPeer, f Frame) {
 // sendLocked queues a packet for p.
 func (h *Host) sendLocked(p *hostPeer, pkt []byte, ch int, mode TransferMode) {
 	h.frameLocked(p, Frame{Kind: FrameData, From: HostID, To: p.id, Data: pkt, Channel: ch, Mode: mode})
-}
-
-func (h *Host) writeLoop(p *hostPeer) {
-	for {
-		f, ok := p.q.pop()
-		if !ok {
-			return
-		}
-		if err := p.link.WriteFrame(f); err != nil {
-			h.drop(p, err)
-			return
-		}
-	}
 }
 
 func (h *Host) readLoop(p *hostPeer) error {
@@ -714,7 +705,7 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 			}
 			return nil
 		}
-		h.sendLocked(t, out, f.Channel, f.Mode)
+		h.sharedLocked(t, Frame{Kind: FrameData, From: HostID, To: t.id, Data: out, Channel: f.Channel, Mode: f.Mode})
 		h.mu.Unlock()
 		h.observeRelayed(p, target, e)
 		return nil
@@ -724,7 +715,8 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		if o == p || oid == -target || !o.admitted {
 			continue
 		}
-		h.sendLocked(o, out, f.Channel, f.Mode)
+		// out is new: every target's queue shares it.
+		h.sharedLocked(o, Frame{Kind: FrameData, From: HostID, To: o.id, Data: out, Channel: f.Channel, Mode: f.Mode})
 	}
 	h.mu.Unlock()
 	if target == -1 {
@@ -770,9 +762,11 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 			}
 			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
 		default:
+			// One copy of the data, shared by every target's queue.
+			data := bytes.Clone(f.Data)
 			for _, oid := range h.order {
 				if oid != p.id && oid != -f.To {
-					h.frameLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+					h.sharedLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: data, Channel: f.Channel, Mode: f.Mode})
 				}
 			}
 		}

@@ -7,27 +7,48 @@ import (
 
 // outQueue is a peer's queue of frames to send, bounded in bytes: a client
 // that does not read cannot make the host hold more than the budget for it.
-// Each frame is charged what it holds (frameCost), not only its data.
+// Each frame is charged what it holds (frameCost), not only its data, from
+// the time it is queued until its write has returned.
+//
+// An idle peer costs the queue nothing but its struct: the frames' slice
+// is allocated when a frame is queued and let go when the queue empties,
+// and the goroutine that writes to the link runs only while there is
+// something to write. It takes every frame queued so far at once, so a
+// link that writes a batch in one go (batchLink: WebSocket, one writev)
+// sends what piled up during the previous write in one system call.
 type outQueue struct {
-	mu     sync.Mutex
-	cond   sync.Cond
-	frames []Frame
-	bytes  int
-	budget int
-	closed bool
+	link  Link
+	fail  func(error) // called (outside mu) when a write fails
+	mu    sync.Mutex
+	cond  sync.Cond // signalled when the writer stops
+	queue []Frame
+	// bytes is what the frames queued and being written are charged.
+	bytes   int
+	budget  int
+	closed  bool
+	writing bool // a writer goroutine is running
+}
+
+// batchLink is a Link that writes many frames at once.
+type batchLink interface {
+	writeFrames([]Frame) error
 }
 
 // frameCost is what a queued frame holds: its slot in the queue's slice,
-// twice over (append doubles the backing array, and popped slots stay
-// until the next growth), and its copy of the data, which the allocator
-// rounds up by at most an eighth and 16 bytes. A frame of 4 bytes costs
-// 132 bytes; one of 60 KB, 7.5 KB more than its data.
+// twice over (append doubles the backing array, and a batch being written
+// is held while the next fills), and its data, which the allocator rounds
+// up by at most an eighth and 16 bytes. Data shared by the frames of a
+// broadcast is charged to each peer in full: the peer that is the last to
+// send it holds it alone. A frame of 4 bytes costs 132 bytes; one of
+// 60 KB, 7.5 KB more than its data.
 func frameCost(dataLen int) int {
 	return 2*int(unsafe.Sizeof(Frame{})) + dataLen + dataLen/8 + 16
 }
 
-func newOutQueue(budget int) *outQueue {
-	q := &outQueue{budget: budget}
+// newOutQueue returns the queue of a peer reached through link; fail is
+// called when a write fails (the queue is then closed and emptied).
+func newOutQueue(budget int, link Link, fail func(error)) *outQueue {
+	q := &outQueue{budget: budget, link: link, fail: fail}
 	q.cond.L = &q.mu
 	return q
 }
@@ -35,42 +56,103 @@ func newOutQueue(budget int) *outQueue {
 // push queues a copy of f; false when the budget would be exceeded or the
 // queue is closed.
 func (q *outQueue) push(f Frame) bool {
+	return q.add(f, true)
+}
+
+// pushShared queues f, whose data the caller will not change: the frames
+// of one broadcast share it. False when the budget would be exceeded or
+// the queue is closed.
+func (q *outQueue) pushShared(f Frame) bool {
+	return q.add(f, false)
+}
+
+func (q *outQueue) add(f Frame, copyData bool) bool {
 	n := frameCost(len(f.Data))
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed || q.bytes+n > q.budget {
 		return false
 	}
-	f.Data = append([]byte(nil), f.Data...)
-	q.frames = append(q.frames, f)
+	if copyData && len(f.Data) > 0 {
+		f.Data = append([]byte(nil), f.Data...)
+	}
+	q.queue = append(q.queue, f)
 	q.bytes += n
-	q.cond.Signal()
+	if !q.writing {
+		q.writing = true
+		go q.write()
+	}
 	return true
 }
 
-// pop waits for the next frame; false once closed and drained.
-func (q *outQueue) pop() (Frame, bool) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	for len(q.frames) == 0 && !q.closed {
-		q.cond.Wait()
+// write sends what is queued, batch after batch, until the queue is
+// empty; then the goroutine ends.
+func (q *outQueue) write() {
+	var batch []Frame
+	for {
+		q.mu.Lock()
+		if len(q.queue) == 0 {
+			q.queue = nil // an idle peer keeps no slice
+			q.writing = false
+			q.cond.Broadcast()
+			q.mu.Unlock()
+			return
+		}
+		// The queue's slice goes to the writer; the last batch's, emptied,
+		// takes its place if the queue has grown as large.
+		batch, q.queue = q.queue, batch[:0]
+		q.mu.Unlock()
+
+		err := q.send(batch)
+		cost := 0
+		for i := range batch {
+			cost += frameCost(len(batch[i].Data))
+		}
+		clear(batch) // hold no data
+		q.mu.Lock()
+		q.bytes -= cost
+		if err != nil {
+			for i := range q.queue {
+				q.bytes -= frameCost(len(q.queue[i].Data))
+			}
+			q.queue, q.closed, q.writing = nil, true, false
+			q.cond.Broadcast()
+			q.mu.Unlock()
+			q.fail(err)
+			return
+		}
+		q.mu.Unlock()
+		if cap(batch) > 1024 {
+			batch = nil // a burst's slice is not kept
+		}
 	}
-	if len(q.frames) == 0 {
-		return Frame{}, false
-	}
-	f := q.frames[0]
-	q.frames[0] = Frame{}
-	q.frames = q.frames[1:]
-	q.bytes -= frameCost(len(f.Data))
-	if len(q.frames) == 0 {
-		q.frames = nil
-	}
-	return f, true
 }
 
+func (q *outQueue) send(batch []Frame) error {
+	if bl, ok := q.link.(batchLink); ok {
+		return bl.writeFrames(batch)
+	}
+	for _, f := range batch {
+		if err := q.link.WriteFrame(f); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// close refuses further frames; what is queued is still written.
 func (q *outQueue) close() {
 	q.mu.Lock()
 	q.closed = true
 	q.cond.Broadcast()
+	q.mu.Unlock()
+}
+
+// wait waits until the queue is closed and its writer has stopped.
+func (q *outQueue) wait() {
+	q.mu.Lock()
+	for q.writing || !q.closed {
+		q.cond.Wait()
+	}
 	q.mu.Unlock()
 }

@@ -35,7 +35,9 @@ type WebSocketOptions struct {
 	// MaxPacketSize is the largest message read; 0 means
 	// DefaultMaxPacketSize. A larger message closes the connection.
 	MaxPacketSize int
-	// WriteTimeout bounds each write; 0 means DefaultWriteTimeout.
+	// WriteTimeout bounds each write (a batch of the frames queued for a
+	// peer, for a Host), to between 7/8 of it and all of it; 0 means
+	// DefaultWriteTimeout.
 	WriteTimeout time.Duration
 }
 
@@ -63,7 +65,12 @@ type wsLink struct {
 	c            *peer.Conn
 	godot3       bool
 	writeTimeout time.Duration
+	wdl          time.Time // the write deadline set last
 	buf          []byte
+	// writeFrames' scratch: the frames' headers, and their pieces.
+	hdrs  []byte
+	parts [][]byte
+	ps    []net.Buffers
 }
 
 func newWSLink(c *peer.Conn, o WebSocketOptions) *wsLink {
@@ -159,8 +166,90 @@ func (l *wsLink) WriteFrame(f Frame) error {
 	} else {
 		l.buf = nil
 	}
-	l.c.SetWriteDeadline(time.Now().Add(l.writeTimeout))
+	l.armWrite()
 	return l.c.WritePayload(b)
+}
+
+// armWrite sets the write deadline writeTimeout ahead, unless the one set
+// last is still 7/8 of it ahead or more: a write is given between 7/8 of
+// writeTimeout and all of it, and a busy link sets a deadline once per
+// eighth of writeTimeout rather than once per write.
+func (l *wsLink) armWrite() {
+	now := time.Now()
+	if l.wdl.Sub(now) >= l.writeTimeout-l.writeTimeout/8 {
+		return
+	}
+	l.wdl = now.Add(l.writeTimeout)
+	l.c.SetWriteDeadline(l.wdl)
+}
+
+// ws3MaxHeader is the longest header writeFrames puts before a frame's
+// data: a Godot 3 system message's, with its peer id.
+const ws3MaxHeader = ws3HeaderSize + 4
+
+// writeFrames sends a batch of frames, as WriteFrame does one by one, in
+// one write to the network where the connection allows (a server's):
+// each frame's data is sent where it lies, after a header of its own, so
+// that the data of a broadcast, shared by the queues of all its targets,
+// is not copied for each.
+func (l *wsLink) writeFrames(fs []Frame) error {
+	hdrs, parts, ps := l.hdrs[:0], l.parts[:0], l.ps[:0]
+	if need := len(fs) * ws3MaxHeader; cap(hdrs) < need {
+		hdrs = make([]byte, 0, max(need, 2*cap(hdrs)))
+	}
+	for _, f := range fs {
+		start, first := len(hdrs), len(parts)
+		if l.godot3 {
+			typ := byte(ws3SysNone)
+			switch f.Kind {
+			case FrameAssignID:
+				typ = ws3SysID
+			case FramePeerAdded:
+				typ = ws3SysAdd
+			case FramePeerRemoved:
+				typ = ws3SysDel
+			}
+			hdrs = append(hdrs, typ)
+			if f.Kind == FrameData {
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.From))
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.To))
+			} else {
+				// The engine's _send_sys: from 1, to 0, then the id.
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, 1)
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, 0)
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.Peer))
+			}
+		} else {
+			switch f.Kind {
+			case FrameData:
+			case FrameAssignID:
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.Peer))
+			default:
+				continue // Godot 4 peers learn of each other through SYS packets
+			}
+		}
+		// Within hdrs' capacity: the slices taken stay valid.
+		if len(hdrs) > start {
+			parts = append(parts, hdrs[start:len(hdrs):len(hdrs)])
+		}
+		if f.Kind == FrameData {
+			parts = append(parts, f.Data)
+		}
+		ps = append(ps, parts[first:len(parts):len(parts)])
+	}
+	var err error
+	if len(ps) > 0 {
+		l.armWrite()
+		err = l.c.WritePayloads(ps)
+	}
+	clear(parts) // hold no frame's data
+	clear(ps)
+	if len(fs) <= 1024 {
+		l.hdrs, l.parts, l.ps = hdrs[:0], parts[:0], ps[:0]
+	} else {
+		l.hdrs, l.parts, l.ps = nil, nil, nil // a burst's scratch is not kept
+	}
+	return err
 }
 
 type wsListener struct {

@@ -35,6 +35,8 @@ import (
 	"io"
 	"log"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof" // serve --pprof
 	"os"
 	"os/signal"
 	"strconv"
@@ -102,7 +104,11 @@ func serve(args []string) error {
 	var c common
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	c.flags(fs)
+	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this address (for go tool pprof)")
 	fs.Parse(args)
+	if *pprofAddr != "" {
+		go http.ListenAndServe(*pprofAddr, nil)
+	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h, err := multiplayer.NewHost(multiplayer.HostOptions{
 		Godot: variant.Godot3, Logger: quiet,
@@ -120,7 +126,10 @@ func serve(args []string) error {
 		o.ENet.PeerLimit = min(c.clients+16, 4095)
 		l, err = multiplayer.ListenENet(ctx, c.addr, o)
 	case "ws":
-		l, err = multiplayer.ListenWebSocket(ctx, c.addr, multiplayer.WebSocketOptions{Godot: variant.Godot3})
+		o := multiplayer.WebSocketOptions{Godot: variant.Godot3}
+		o.Peer.MaxConns = c.clients + 16
+		o.Peer.MaxConnsPerIP = c.clients + 16 // every client comes from 127.0.0.1
+		l, err = multiplayer.ListenWebSocket(ctx, c.addr, o)
 	default:
 		err = fmt.Errorf("unknown transport %q", c.transport)
 	}
