@@ -21,7 +21,8 @@ type outQueue struct {
 	fail  func(error) // called (outside mu) when a write fails
 	mu    sync.Mutex
 	cond  sync.Cond // signalled when the writer stops
-	queue []Frame
+	queue *frames   // nil when empty
+	run   func()    // write, bound once: go q.run() allocates nothing
 	// bytes is what the frames queued and being written are charged.
 	bytes   int
 	budget  int
@@ -50,6 +51,7 @@ func frameCost(dataLen int) int {
 func newOutQueue(budget int, link Link, fail func(error)) *outQueue {
 	q := &outQueue{budget: budget, link: link, fail: fail}
 	q.cond.L = &q.mu
+	q.run = q.write
 	return q
 }
 
@@ -76,11 +78,14 @@ func (q *outQueue) add(f Frame, copyData bool) bool {
 	if copyData && len(f.Data) > 0 {
 		f.Data = append([]byte(nil), f.Data...)
 	}
-	q.queue = append(q.queue, f)
+	if q.queue == nil {
+		q.queue = framesPool.Get().(*frames)
+	}
+	q.queue.fs = append(q.queue.fs, f)
 	q.bytes += n
 	if !q.writing {
 		q.writing = true
-		go q.write()
+		go q.run()
 	}
 	return true
 }
@@ -88,32 +93,37 @@ func (q *outQueue) add(f Frame, copyData bool) bool {
 // write sends what is queued, batch after batch, until the queue is
 // empty; then the goroutine ends.
 func (q *outQueue) write() {
-	var batch []Frame
+	var batch *frames
 	for {
 		q.mu.Lock()
-		if len(q.queue) == 0 {
-			q.queue = nil // an idle peer keeps no slice
+		if q.queue == nil || len(q.queue.fs) == 0 {
+			putFrames(q.queue) // an idle peer keeps no slice
+			q.queue = nil
 			q.writing = false
 			q.cond.Broadcast()
 			q.mu.Unlock()
+			putFrames(batch)
 			return
 		}
 		// The queue's slice goes to the writer; the last batch's, emptied,
-		// takes its place if the queue has grown as large.
-		batch, q.queue = q.queue, batch[:0]
+		// takes its place.
+		batch, q.queue = q.queue, batch
 		q.mu.Unlock()
 
-		err := q.send(batch)
+		err := q.send(batch.fs)
 		cost := 0
-		for i := range batch {
-			cost += frameCost(len(batch[i].Data))
+		for i := range batch.fs {
+			cost += frameCost(len(batch.fs[i].Data))
 		}
-		clear(batch) // hold no data
+		clear(batch.fs) // hold no data
+		batch.fs = batch.fs[:0]
 		q.mu.Lock()
 		q.bytes -= cost
 		if err != nil {
-			for i := range q.queue {
-				q.bytes -= frameCost(len(q.queue[i].Data))
+			if q.queue != nil {
+				for i := range q.queue.fs {
+					q.bytes -= frameCost(len(q.queue.fs[i].Data))
+				}
 			}
 			q.queue, q.closed, q.writing = nil, true, false
 			q.cond.Broadcast()
@@ -122,10 +132,26 @@ func (q *outQueue) write() {
 			return
 		}
 		q.mu.Unlock()
-		if cap(batch) > 1024 {
-			batch = nil // a burst's slice is not kept
-		}
 	}
+}
+
+// frames holds a queue's frames. A queue takes one from framesPool when a
+// frame arrives and gives it back when it is empty again.
+type frames struct{ fs []Frame }
+
+var framesPool = sync.Pool{New: func() any { return &frames{fs: make([]Frame, 0, 8)} }}
+
+// maxPooledFrames is the largest slice given back to the pool: a burst's
+// is let go.
+const maxPooledFrames = 64
+
+func putFrames(b *frames) {
+	if b == nil || cap(b.fs) > maxPooledFrames {
+		return
+	}
+	clear(b.fs)
+	b.fs = b.fs[:0]
+	framesPool.Put(b)
 }
 
 func (q *outQueue) send(batch []Frame) error {

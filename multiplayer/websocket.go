@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gdvar/gdvar/peer"
@@ -67,11 +68,17 @@ type wsLink struct {
 	writeTimeout time.Duration
 	wdl          time.Time // the write deadline set last
 	buf          []byte
-	// writeFrames' scratch: the frames' headers, and their pieces.
+}
+
+// wsScratch is writeFrames' scratch, pooled so that an idle link holds
+// none: the frames' headers, their pieces, and the payloads made of them.
+type wsScratch struct {
 	hdrs  []byte
 	parts [][]byte
 	ps    []net.Buffers
 }
+
+var wsScratchPool = sync.Pool{New: func() any { return new(wsScratch) }}
 
 func newWSLink(c *peer.Conn, o WebSocketOptions) *wsLink {
 	wt := o.WriteTimeout
@@ -193,9 +200,10 @@ const ws3MaxHeader = ws3HeaderSize + 4
 // that the data of a broadcast, shared by the queues of all its targets,
 // is not copied for each.
 func (l *wsLink) writeFrames(fs []Frame) error {
-	hdrs, parts, ps := l.hdrs[:0], l.parts[:0], l.ps[:0]
+	sc := wsScratchPool.Get().(*wsScratch)
+	hdrs, parts, ps := sc.hdrs[:0], sc.parts[:0], sc.ps[:0]
 	if need := len(fs) * ws3MaxHeader; cap(hdrs) < need {
-		hdrs = make([]byte, 0, max(need, 2*cap(hdrs)))
+		hdrs = make([]byte, 0, need)
 	}
 	for _, f := range fs {
 		start, first := len(hdrs), len(parts)
@@ -244,10 +252,9 @@ func (l *wsLink) writeFrames(fs []Frame) error {
 	}
 	clear(parts) // hold no frame's data
 	clear(ps)
-	if len(fs) <= 1024 {
-		l.hdrs, l.parts, l.ps = hdrs[:0], parts[:0], ps[:0]
-	} else {
-		l.hdrs, l.parts, l.ps = nil, nil, nil // a burst's scratch is not kept
+	if len(fs) <= 256 { // a burst's scratch is let go
+		sc.hdrs, sc.parts, sc.ps = hdrs[:0], parts[:0], ps[:0]
+		wsScratchPool.Put(sc)
 	}
 	return err
 }

@@ -351,8 +351,6 @@ type wsTransport struct {
 	wdl       atomic.Int64  // the write deadline, Unix ns; 0: none
 	closeSent bool          // a close frame went out: no more messages
 	werr      error         // sticky: a failed write may have cut a message
-	hdrs      []byte        // the message headers of a batch
-	iov       net.Buffers   // a batch's pieces
 }
 
 // refuse makes the close frame say that the server refuses the peer.
@@ -558,9 +556,10 @@ func (t *wsTransport) writeBatch(ps []net.Buffers) error {
 		}
 		return nil
 	}
-	hdrs, iov := t.hdrs[:0], t.iov[:0]
+	sc := wsScratchPool.Get().(*wsScratch)
+	hdrs, iov := sc.hdrs[:0], sc.iov[:0]
 	if need := len(ps) * wsMaxHeader; cap(hdrs) < need {
-		hdrs = make([]byte, 0, max(need, 2*cap(hdrs)))
+		hdrs = make([]byte, 0, need)
 	}
 	total := 0
 	for _, p := range ps {
@@ -582,33 +581,34 @@ func (t *wsTransport) writeBatch(ps []net.Buffers) error {
 		}
 		total += n
 	}
-	if t.tcp == nil {
-		iov = append(iov, hdrs)
-	}
+
 	t.wlock <- struct{}{}
 	err := t.werr
 	switch {
 	case err != nil:
 	case t.closeSent:
 		err = websocket.ErrCloseSent
+	case t.tcp != nil:
+		// The deadline is nc's already (setWriteDeadline, control). At
+		// most wsMaxIovecs pieces a write: the connection keeps the array
+		// of its largest writev.
+		for rest := iov; len(rest) > 0 && err == nil; {
+			sc.w = rest[:min(len(rest), wsMaxIovecs)] // WriteTo consumes its receiver
+			rest = rest[len(sc.w):]
+			_, err = sc.w.WriteTo(t.tcp)
+		}
+		sc.w = nil
 	default:
-		// The deadline is nc's already (setWriteDeadline, control).
-		w := iov // WriteTo consumes its receiver
-		if t.tcp != nil {
-			_, err = w.WriteTo(t.tcp)
-		} else {
-			_, err = w.WriteTo(t.nc)
-		}
-		if err != nil {
-			t.werr = err
-		}
+		_, err = t.nc.Write(hdrs)
+	}
+	if err != nil && t.werr == nil && !errors.Is(err, websocket.ErrCloseSent) {
+		t.werr = err
 	}
 	<-t.wlock
 	clear(iov) // hold no piece of the caller's
-	if cap(hdrs) <= 64<<10 {
-		t.hdrs, t.iov = hdrs[:0], iov[:0]
-	} else {
-		t.hdrs, t.iov = nil, nil
+	if cap(hdrs) <= 64<<10 && cap(iov) <= 4*wsMaxIovecs {
+		sc.hdrs, sc.iov = hdrs[:0], iov[:0]
+		wsScratchPool.Put(sc)
 	}
 	if err != nil {
 		return err
@@ -624,6 +624,19 @@ func buffersLen(p net.Buffers) int {
 	}
 	return n
 }
+
+// wsScratch is writeBatch's scratch, pooled: an idle connection holds
+// none.
+type wsScratch struct {
+	hdrs []byte      // the messages' headers (or, without writev, the messages)
+	iov  net.Buffers // the pieces of a writev
+	w    net.Buffers // what one writev is left to write (here: no allocation)
+}
+
+var wsScratchPool = sync.Pool{New: func() any { return new(wsScratch) }}
+
+// wsMaxIovecs is the most pieces written by one writev.
+const wsMaxIovecs = 64
 
 // control writes a control frame under the write lock, waiting for it
 // until deadline.
