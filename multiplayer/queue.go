@@ -2,6 +2,7 @@ package multiplayer
 
 import (
 	"sync"
+	"time"
 	"unsafe"
 )
 
@@ -27,7 +28,14 @@ type outQueue struct {
 	bytes   int
 	budget  int
 	closed  bool
-	writing bool // a writer goroutine is running
+	writing bool          // a writer goroutine is running
+	gather  time.Duration // how long a writer waits before its first batch
+}
+
+// gatherLink is a Link whose queued frames wait a while before they are
+// written, so that more are written at once (WebSocketOptions.WriteDelay).
+type gatherLink interface {
+	gatherDelay() time.Duration
 }
 
 // batchLink is a Link that writes many frames at once.
@@ -52,6 +60,9 @@ func newOutQueue(budget int, link Link, fail func(error)) *outQueue {
 	q := &outQueue{budget: budget, link: link, fail: fail}
 	q.cond.L = &q.mu
 	q.run = q.write
+	if g, ok := link.(gatherLink); ok {
+		q.gather = g.gatherDelay()
+	}
 	return q
 }
 
@@ -93,6 +104,9 @@ func (q *outQueue) add(f Frame, copyData bool) bool {
 // write sends what is queued, batch after batch, until the queue is
 // empty; then the goroutine ends.
 func (q *outQueue) write() {
+	if q.gather > 0 {
+		time.Sleep(q.gather)
+	}
 	var batch *frames
 	for {
 		q.mu.Lock()

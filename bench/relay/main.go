@@ -105,6 +105,7 @@ func serve(args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ExitOnError)
 	c.flags(fs)
 	pprofAddr := fs.String("pprof", "", "serve net/http/pprof on this address (for go tool pprof)")
+	writeDelay := fs.Duration("write-delay", 0, "WebSocket: WebSocketOptions.WriteDelay")
 	fs.Parse(args)
 	if *pprofAddr != "" {
 		go http.ListenAndServe(*pprofAddr, nil)
@@ -126,7 +127,7 @@ func serve(args []string) error {
 		o.ENet.PeerLimit = min(c.clients+16, 4095)
 		l, err = multiplayer.ListenENet(ctx, c.addr, o)
 	case "ws":
-		o := multiplayer.WebSocketOptions{Godot: variant.Godot3}
+		o := multiplayer.WebSocketOptions{Godot: variant.Godot3, WriteDelay: *writeDelay}
 		o.Peer.MaxConns = c.clients + 16
 		o.Peer.MaxConnsPerIP = c.clients + 16 // every client comes from 127.0.0.1
 		l, err = multiplayer.ListenWebSocket(ctx, c.addr, o)

@@ -8,6 +8,7 @@
 #   bench/relay/run.sh                 # the default sizes
 #   bench/relay/run.sh "enet 10 320" "ws 100 5"   # transport clients rate ...
 #   RUNS=3 DURATION=10s bench/relay/run.sh       # interleaved runs, seconds measured each
+#   GDVAR_FLAGS=--write-delay=5ms bench/relay/run.sh "ws 10 100"   # more flags for relay serve
 set -euo pipefail
 cd "$(dirname "$0")"
 RUNS=${RUNS:-1}
@@ -15,6 +16,7 @@ DURATION=${DURATION:-8s}
 RELIABLE=${RELIABLE:-true}
 GODOT3=${GODOT3:-godot3-server}
 PORT=${PORT:-17777}
+GDVAR_FLAGS=${GDVAR_FLAGS:-}
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("enet 10 320" "enet 100 20" "enet 500 0.5" "ws 10 100" "ws 100 5")
 
@@ -32,7 +34,7 @@ ulimit -n 65536 2>/dev/null || true
 start_host() {
 	local name=$1 transport=$2 clients=$3
 	if [ "$name" = gdvar ]; then
-		"$bin/relay" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" >"$bin/host.log" 2>&1 &
+		"$bin/relay" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" $GDVAR_FLAGS >"$bin/host.log" 2>&1 &
 	else
 		"$GODOT3" --path "$project" --script "$PWD/host3.gd" "$transport" "$PORT" "$((clients + 16))" >"$bin/host.log" 2>&1 &
 	fi
@@ -51,8 +53,10 @@ for c in "${cases[@]}"; do
 		for host in "${hosts[@]}"; do
 			PORT=$((PORT + 1))
 			pid=$(start_host "$host" "$transport" "$clients")
+			row=$host
+			[ "$host" = gdvar ] && [ -n "$GDVAR_FLAGS" ] && row="gdvar $GDVAR_FLAGS"
 			if ! "$bin/relay" load --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" \
-				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$host" 2>"$bin/load.log"; then
+				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$row" 2>"$bin/load.log"; then
 				printf '| %s | %s × %s | %s | failed: %s | | | |\n' "$transport" "$clients" "$rate" "$host" "$(tail -1 "$bin/load.log")"
 			fi
 			kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
