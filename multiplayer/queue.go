@@ -11,24 +11,27 @@ import (
 // Each frame is charged what it holds (frameCost), not only its data, from
 // the time it is queued until its write has returned.
 //
-// An idle peer costs the queue nothing but its struct: the frames' slice
-// is allocated when a frame is queued and let go when the queue empties,
-// and the goroutine that writes to the link runs only while there is
-// something to write. It takes every frame queued so far at once, so a
-// link that writes a batch in one go (batchLink: WebSocket, one writev)
-// sends what piled up during the previous write in one system call.
+// An idle peer costs the queue its struct and a parked writer goroutine:
+// the frames' slice comes from a pool when a frame is queued and goes back
+// once written. The writer (started by the first frame) takes every frame
+// queued so far at once, so a link that writes a batch in one go
+// (batchLink: WebSocket, one writev) sends what piled up during the
+// previous write in one system call. (A writer started for each burst and
+// ended when the queue empties saves its stack on an idle peer, 2–4 KB,
+// but costs a goroutine start, and a stack growth, per burst: more CPU per
+// message at the rates of a game.)
 type outQueue struct {
 	link  Link
 	fail  func(error) // called (outside mu) when a write fails
 	mu    sync.Mutex
-	cond  sync.Cond // signalled when the writer stops
+	cond  sync.Cond // signalled when frames arrive, the queue closes or the writer stops
 	queue *frames   // nil when empty
 	run   func()    // write, bound once: go q.run() allocates nothing
 	// bytes is what the frames queued and being written are charged.
 	bytes   int
 	budget  int
 	closed  bool
-	writing bool          // a writer goroutine is running
+	writing bool          // the writer goroutine is running
 	gather  time.Duration // how long a writer waits before its first batch
 }
 
@@ -97,31 +100,36 @@ func (q *outQueue) add(f Frame, copyData bool) bool {
 	if !q.writing {
 		q.writing = true
 		go q.run()
+	} else {
+		q.cond.Broadcast() // wake the writer
 	}
 	return true
 }
 
-// write sends what is queued, batch after batch, until the queue is
-// empty; then the goroutine ends.
+// write sends what is queued, batch after batch, waiting for more when
+// the queue is empty, until the queue is closed and drained.
 func (q *outQueue) write() {
-	if q.gather > 0 {
-		time.Sleep(q.gather)
-	}
 	var batch *frames
 	for {
 		q.mu.Lock()
-		if q.queue == nil || len(q.queue.fs) == 0 {
-			putFrames(q.queue) // an idle peer keeps no slice
-			q.queue = nil
+		for !q.closed && q.queue == nil {
+			q.cond.Wait()
+		}
+		if q.queue != nil && q.gather > 0 && !q.closed {
+			// Let more frames gather (WebSocketOptions.WriteDelay).
+			q.mu.Unlock()
+			time.Sleep(q.gather)
+			q.mu.Lock()
+		}
+		if q.queue == nil { // closed and drained
 			q.writing = false
 			q.cond.Broadcast()
 			q.mu.Unlock()
-			putFrames(batch)
 			return
 		}
-		// The queue's slice goes to the writer; the last batch's, emptied,
-		// takes its place.
-		batch, q.queue = q.queue, batch
+		// The queue's frames go to the writer; the next push takes a
+		// slice from the pool.
+		batch, q.queue = q.queue, nil
 		q.mu.Unlock()
 
 		err := q.send(batch.fs)
@@ -129,8 +137,8 @@ func (q *outQueue) write() {
 		for i := range batch.fs {
 			cost += frameCost(len(batch.fs[i].Data))
 		}
-		clear(batch.fs) // hold no data
-		batch.fs = batch.fs[:0]
+		putFrames(batch) // an idle peer keeps no slice
+		batch = nil
 		q.mu.Lock()
 		q.bytes -= cost
 		if err != nil {
@@ -138,6 +146,7 @@ func (q *outQueue) write() {
 				for i := range q.queue.fs {
 					q.bytes -= frameCost(len(q.queue.fs[i].Data))
 				}
+				putFrames(q.queue)
 			}
 			q.queue, q.closed, q.writing = nil, true, false
 			q.cond.Broadcast()
