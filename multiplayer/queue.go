@@ -204,9 +204,22 @@ func putFrames(b *frames) {
 	framesPool.Put(b)
 }
 
+// maxWriteBatch is the most frames handed to a batchLink at once: a
+// longer batch (the notices of a crowd joining) goes in several writes,
+// so that the scratch of each stays small enough to be pooled rather
+// than made anew for it.
+const maxWriteBatch = 32
+
 func (q *outQueue) send(batch []Frame) error {
 	if bl, ok := q.link.(batchLink); ok {
-		return bl.writeFrames(batch)
+		for len(batch) > 0 {
+			n := min(len(batch), maxWriteBatch)
+			if err := bl.writeFrames(batch[:n]); err != nil {
+				return err
+			}
+			batch = batch[n:]
+		}
+		return nil
 	}
 	for _, f := range batch {
 		if err := q.link.WriteFrame(f); err != nil {

@@ -98,3 +98,33 @@ func TestQueueWriteFails(t *testing.T) {
 		t.Errorf("%d bytes still charged", q.bytes)
 	}
 }
+
+// A long batch (a crowd's notices) is written maxWriteBatch frames at a
+// time, in order.
+func TestQueueLongBatch(t *testing.T) {
+	l := &batchRecorder{delay: 50 * time.Millisecond}
+	q := newOutQueue(1<<20, l, func(err error) { t.Errorf("write failed: %v", err) })
+	const n = 3*maxWriteBatch + 4
+	for i := range n {
+		if !q.push(Frame{Kind: FramePeerAdded, Peer: PeerID(i)}) {
+			t.Fatal("push refused")
+		}
+	}
+	q.close()
+	q.wait()
+	next := 0
+	for _, b := range l.batches {
+		if len(b) > maxWriteBatch {
+			t.Errorf("a write of %d frames, want at most %d", len(b), maxWriteBatch)
+		}
+		for _, f := range b {
+			if f.Peer != PeerID(next) {
+				t.Fatalf("frame %d: peer %d", next, f.Peer)
+			}
+			next++
+		}
+	}
+	if next != n || len(l.batches) != 4 {
+		t.Errorf("%d frames in %d writes, want %d in 4", next, len(l.batches), n)
+	}
+}
