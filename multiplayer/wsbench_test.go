@@ -28,13 +28,18 @@ type rawWS struct {
 	in  []byte
 }
 
+// dialRawWS connects to addr ("host:port", or "host:port/path").
 func dialRawWS(tb testing.TB, addr string) *rawWS {
-	c, err := net.Dial("tcp", addr)
+	host, path := addr, "/" // addr may name a path: 127.0.0.1:1234/room
+	if i := strings.IndexByte(addr, '/'); i >= 0 {
+		host, path = addr[:i], addr[i:]
+	}
+	c, err := net.Dial("tcp", host)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	fmt.Fprintf(c, "GET / HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
-		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", addr)
+	fmt.Fprintf(c, "GET %s HTTP/1.1\r\nHost: %s\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n", path, host)
 	r := bufio.NewReaderSize(c, 512)
 	for {
 		line, err := r.ReadString('\n')
@@ -118,15 +123,15 @@ func startWSHost(tb testing.TB, n int) (*Host, string) {
 
 // joinRawWS connects n raw clients and waits until the host has them all
 // and has sent them what joining sends.
-func joinRawWS(tb testing.TB, h *Host, addr string, n int) []*rawWS {
+func joinRawWS(tb testing.TB, peers func() int, addr string, n int) []*rawWS {
 	cs := make([]*rawWS, n)
 	for i := range cs {
 		cs[i] = dialRawWS(tb, addr)
 		tb.Cleanup(func() { cs[i].c.Close() })
 	}
-	for deadline := time.Now().Add(30 * time.Second); len(h.Peers()) < n; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(30 * time.Second); peers() < n; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			tb.Fatalf("%d clients joined of %d", len(h.Peers()), n)
+			tb.Fatalf("%d clients joined of %d", peers(), n)
 		}
 	}
 	return cs
@@ -145,7 +150,7 @@ func BenchmarkIdleWebSocketPeer(b *testing.B) {
 		time.Sleep(50 * time.Millisecond)
 		m0 := memNow()
 		g0 := runtime.NumGoroutine()
-		cs := joinRawWS(b, h, addr, n)
+		cs := joinRawWS(b, func() int { return len(h.Peers()) }, addr, n)
 		time.Sleep(200 * time.Millisecond) // the writers of the joining messages end
 		m1 := memNow()
 		heap += float64(m1.HeapInuse-m0.HeapInuse) / n
@@ -177,7 +182,7 @@ func BenchmarkRelayWebSocket(b *testing.B) {
 	for _, targets := range []int{1, 9} {
 		b.Run(fmt.Sprintf("targets=%d", targets), func(b *testing.B) {
 			h, addr := startWSHost(b, targets+1)
-			cs := joinRawWS(b, h, addr, targets+1)
+			cs := joinRawWS(b, func() int { return len(h.Peers()) }, addr, targets+1)
 			// The joining messages: the id, the host, each other peer.
 			ids := make([]PeerID, len(cs))
 			for i, c := range cs {
@@ -218,37 +223,72 @@ func BenchmarkRelayWebSocket(b *testing.B) {
 }
 
 // What 1,000 idle WebSocket clients (Godot 3's dialect) cost the host
-// once joined: alloc-B/client is what their opening handshakes and joins
-// allocated (garbage included), heap-B/client the heap still in use after
-// a collection, rss-B/client the growth of the process's resident memory
-// without a forced collection (what the collector's pacing leaves), all
-// per client. The clients have no library (rawWS) and each holds about
-// 1 KB of its own in the same process.
+// once joined, through ListenWebSocket and a Host (listener) or through
+// Rooms.ServeWebSocket, all in one room (rooms): alloc-B/client is what
+// their opening handshakes and joins allocated (garbage included),
+// heap-B/client and stack-B/client the heap and goroutine stacks still in
+// use after a collection, rss-B/client the growth of the process's
+// resident memory without a forced collection (what the collector's
+// pacing leaves), all per client. The clients have no library (rawWS) and
+// each holds about 1 KB of its own in the same process. Run one
+// iteration a process (-benchtime=1x): resident memory is not given back.
 func BenchmarkJoinWebSocketMemory(b *testing.B) {
 	const n = 1000
-	raiseOpenFiles(b, 2*n+256)
-	var alloc, heap, rss float64
+	b.Run("listener", func(b *testing.B) {
+		benchJoinMemory(b, n, func() (string, func() int, func()) {
+			h, addr := startWSHost(b, n)
+			return addr, func() int { return len(h.Peers()) }, func() { h.Close() }
+		})
+	})
+	b.Run("rooms", func(b *testing.B) {
+		benchJoinMemory(b, n, func() (string, func() int, func()) {
+			o := RoomsOptions{
+				Host:     HostOptions{Godot: variant.Godot3, MaxPeers: n, MaxPeersPerIP: n},
+				MaxPeers: n, MaxQueuedBytes: 1 << 30, RoomQueuedBytes: 1 << 30, Logger: quiet,
+			}
+			o.WebSocket.Peer.MaxConnsPerIP = n + 16
+			rs, err := NewRooms(o)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			served := make(chan error, 1)
+			go func() { served <- rs.ServeWebSocket(ctx, ln) }()
+			return ln.Addr().String() + "/r", func() int { return rs.Stats().Peers }, func() { cancel(); <-served }
+		})
+	})
+}
+
+func benchJoinMemory(b *testing.B, n int, start func() (addr string, peers func() int, stop func())) {
+	raiseOpenFiles(b, uint64(2*n+256))
+	var alloc, heap, stack, rss float64
 	for range b.N {
-		h, addr := startWSHost(b, n)
+		addr, peers, stop := start()
 		time.Sleep(50 * time.Millisecond)
 		m0 := memNow()
 		r0 := residentBytes(b)
-		cs := joinRawWS(b, h, addr, n)
+		cs := joinRawWS(b, peers, addr, n)
 		time.Sleep(200 * time.Millisecond) // the writers of the joining messages end
 		r1 := residentBytes(b)
 		var m1 runtime.MemStats
 		runtime.ReadMemStats(&m1)
-		alloc += float64(m1.TotalAlloc-m0.TotalAlloc) / n
-		rss += float64(r1-r0) / n
+		alloc += float64(m1.TotalAlloc-m0.TotalAlloc) / float64(n)
+		rss += float64(r1-r0) / float64(n)
 		m1 = memNow()
-		heap += float64(int64(m1.HeapInuse)-int64(m0.HeapInuse)) / n
+		heap += float64(int64(m1.HeapInuse)-int64(m0.HeapInuse)) / float64(n)
+		stack += float64(int64(m1.StackInuse)-int64(m0.StackInuse)) / float64(n)
 		for _, c := range cs {
 			c.c.Close()
 		}
-		h.Close()
+		stop()
 	}
 	b.ReportMetric(alloc/float64(b.N), "alloc-B/client")
 	b.ReportMetric(heap/float64(b.N), "heap-B/client")
+	b.ReportMetric(stack/float64(b.N), "stack-B/client")
 	b.ReportMetric(rss/float64(b.N), "rss-B/client")
 }
 
