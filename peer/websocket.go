@@ -591,28 +591,40 @@ func (t *wsTransport) writeBatch(ps []net.Buffers) error {
 	}
 	sc := wsScratchPool.Get().(*wsScratch)
 	hdrs, iov := sc.hdrs[:0], sc.iov[:0]
-	if need := len(ps) * wsMaxHeader; cap(hdrs) < need {
-		hdrs = make([]byte, 0, need)
-	}
-	total := 0
+	// Copied into hdrs: the headers, and the pieces shorter than
+	// wsCopyMax (every piece without writev: TLS would make a record of
+	// each); longer ones are written where they lie, by writev.
+	need := 0
 	for _, p := range ps {
-		n := buffersLen(p)
-		start := len(hdrs)
-		hdrs = appendWSHeader(hdrs, n) // within cap: the slices taken stay valid
-		if t.tcp != nil {
-			iov = append(iov, hdrs[start:len(hdrs):len(hdrs)])
-			for _, b := range p {
-				if len(b) > 0 {
-					iov = append(iov, b)
-				}
-			}
-		} else {
-			// One write of a copy (TLS would make a record of each piece).
-			for _, b := range p {
-				hdrs = append(hdrs, b...)
+		need += wsMaxHeader
+		for _, b := range p {
+			if t.tcp == nil || len(b) < wsCopyMax {
+				need += len(b)
 			}
 		}
+	}
+	if cap(hdrs) < need {
+		hdrs = make([]byte, 0, need)
+	}
+	total, run := 0, 0 // run: where the bytes of hdrs not yet in iov start
+	for _, p := range ps {
+		n := buffersLen(p)
+		hdrs = appendWSHeader(hdrs, n) // within cap: the slices taken stay valid
+		for _, b := range p {
+			if t.tcp == nil || len(b) < wsCopyMax {
+				hdrs = append(hdrs, b...)
+				continue
+			}
+			if run < len(hdrs) {
+				iov = append(iov, hdrs[run:len(hdrs):len(hdrs)])
+			}
+			iov = append(iov, b)
+			run = len(hdrs)
+		}
 		total += n
+	}
+	if len(iov) > 0 && run < len(hdrs) {
+		iov = append(iov, hdrs[run:len(hdrs):len(hdrs)])
 	}
 
 	t.wlock <- struct{}{}
@@ -621,7 +633,7 @@ func (t *wsTransport) writeBatch(ps []net.Buffers) error {
 	case err != nil:
 	case t.closeSent:
 		err = errWSClosing
-	case t.tcp != nil:
+	case len(iov) > 0:
 		// The deadline is nc's already (setWriteDeadline, control). At
 		// most wsMaxIovecs pieces a write: the connection keeps the array
 		// of its largest writev.
@@ -661,7 +673,7 @@ func buffersLen(p net.Buffers) int {
 // wsScratch is writeBatch's scratch, pooled: an idle connection holds
 // none.
 type wsScratch struct {
-	hdrs []byte      // the messages' headers (or, without writev, the messages)
+	hdrs []byte      // the messages' headers and the pieces copied
 	iov  net.Buffers // the pieces of a writev
 	w    net.Buffers // what one writev is left to write (here: no allocation)
 }
@@ -670,6 +682,12 @@ var wsScratchPool = sync.Pool{New: func() any { return new(wsScratch) }}
 
 // wsMaxIovecs is the most pieces written by one writev.
 const wsMaxIovecs = 64
+
+// wsCopyMax is the length from which writeBatch writes a piece where it
+// lies (by writev) rather than copy it: a batch of small messages, the
+// common case, goes out in one plain write, and the connection keeps no
+// array of iovecs (1 KB, once a writev of wsMaxIovecs pieces was made).
+const wsCopyMax = 512
 
 // control writes a control frame under the write lock, waiting for it
 // until deadline.
