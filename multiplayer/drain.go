@@ -40,7 +40,7 @@ func (h *Host) shutdown(ctx context.Context, code int, reason string) error {
 	ws := false
 	for _, p := range ps {
 		select {
-		case <-p.wdone:
+		case <-p.q.done:
 		case <-ctx.Done():
 		}
 		_, isWS := p.link.(*wsLink)

@@ -1,6 +1,7 @@
 package multiplayer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -226,8 +227,7 @@ type hostPeer struct {
 	ip         string
 	link       Link
 	q          *outQueue
-	wdone      chan struct{} // closed when the peer's writer has ended
-	pending    bool          // authenticating
+	pending    bool // authenticating
 	admitted   bool
 	authLocal  bool
 	authRemote bool
@@ -317,17 +317,11 @@ func (h *Host) ServeLink(link Link) error {
 		}
 		return err
 	}
-	if _, direct := p.link.(queuer); direct {
-		close(p.wdone) // frames go straight to the transport's queue
-	} else {
-		go func() {
-			h.writeLoop(p)
-			close(p.wdone)
-		}()
-	}
+	// The queue's writer starts with the first frame queued (none for a
+	// transport that queues frames itself).
 	err = h.readLoop(p)
 	h.leave(p, err)
-	<-p.wdone
+	p.q.wait()
 	p.q.discard() // gives what was left back to the shared budget
 	link.Close()
 	if err == io.EOF {
@@ -391,10 +385,11 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 			return nil, fmt.Errorf("%w: client id %d is taken or reserved", ErrNotAllowed, id)
 		}
 	}
-	p := &hostPeer{id: id, ip: ip, link: link, q: newOutQueue(h.o.MaxQueuedBytes), remote: newRemote(h.pathBudget())}
+	p := &hostPeer{id: id, ip: ip, link: link, remote: newRemote(h.pathBudget())}
+	p.q = newOutQueue(h.o.MaxQueuedBytes, link, func(err error) { h.writeFailed(p, err) })
 	h.peers[id] = p
 	h.order = append(h.order, id)
-	p.q.shared, p.wdone = h.o.QueueBudget, make(chan struct{})
+	p.q.shared = h.o.QueueBudget
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
 	if h.o.Godot == variant.Godot3 {
 		// Godot 3's WebSocketMultiplayerPeer: the id, then the host, then
@@ -585,7 +580,16 @@ func (h *Host) drop(p *hostPeer, err error) {
 }
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
-func (h *Host) frameLocked(p *hostPeer, f Frame) {
+func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, false) }
+
+// sharedLocked queues a frame for p whose data is not copied: the data
+// of a broadcast, copied once and shared by the targets' queues, which
+// the caller does not change.
+func (h *Host) sharedLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, true) }
+
+// queueLocked queues a frame for p, a copy of its data unless shared; a
+// peer over its budget is dropped.
+func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool) {
 	if qu, ok := p.link.(queuer); ok {
 		// The transport queues and budgets the frame itself (ENet's
 		// MaxPeerMemory and MaxHostMemory).
@@ -604,7 +608,13 @@ func (h *Host) frameLocked(p *hostPeer, f Frame) {
 		}
 		return
 	}
-	if p.q.push(f) {
+	var ok bool
+	if shared {
+		ok = p.q.pushShared(f)
+	} else {
+		ok = p.q.push(f)
+	}
+	if ok {
 		if h.o.Meter != nil && f.Kind == FrameData {
 			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))
 		}
@@ -627,24 +637,16 @@ func (h *Host) sendLocked(p *hostPeer, pkt []byte, ch int, mode TransferMode) {
 	h.frameLocked(p, Frame{Kind: FrameData, From: HostID, To: p.id, Data: pkt, Channel: ch, Mode: mode})
 }
 
-func (h *Host) writeLoop(p *hostPeer) {
-	for {
-		f, ok := p.q.pop()
-		if !ok {
-			return
-		}
-		if err := p.link.WriteFrame(f); err != nil {
-			if errors.Is(err, net.ErrClosed) {
-				// The connection is closing (the peer left, or the host
-				// closed it): the read side reports why, as a leave.
-				p.q.close()
-				p.link.Close()
-				return
-			}
-			h.drop(p, err)
-			return
-		}
+// writeFailed is told by p's queue that a write failed; the queue has
+// ended.
+func (h *Host) writeFailed(p *hostPeer, err error) {
+	if errors.Is(err, net.ErrClosed) {
+		// The connection is closing (the peer left, or the host closed
+		// it): the read side reports why, as a leave.
+		p.link.Close()
+		return
 	}
+	h.drop(p, err)
 }
 
 func (h *Host) readLoop(p *hostPeer) error {
@@ -792,7 +794,7 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 			}
 			return nil
 		}
-		h.sendLocked(t, out, f.Channel, f.Mode)
+		h.sharedLocked(t, Frame{Kind: FrameData, From: HostID, To: t.id, Data: out, Channel: f.Channel, Mode: f.Mode})
 		h.mu.Unlock()
 		h.countRelayed(1)
 		h.observeRelayed(p, target, e)
@@ -804,7 +806,8 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		if o == p || oid == -target || !o.admitted {
 			continue
 		}
-		h.sendLocked(o, out, f.Channel, f.Mode)
+		// out is new: every target's queue shares it.
+		h.sharedLocked(o, Frame{Kind: FrameData, From: HostID, To: o.id, Data: out, Channel: f.Channel, Mode: f.Mode})
 		n++
 	}
 	h.mu.Unlock()
@@ -854,9 +857,18 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
 			n = 1
 		default:
+			var data []byte // one copy of the data, shared by every target's queue
 			for _, oid := range h.order {
 				if oid != p.id && oid != -f.To {
-					h.frameLocked(h.peers[oid], Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+					o := h.peers[oid]
+					if _, direct := o.link.(queuer); !direct && data == nil {
+						data = bytes.Clone(f.Data)
+					}
+					d := data
+					if d == nil {
+						d = f.Data // the transport copies it (queuer)
+					}
+					h.sharedLocked(o, Frame{Kind: FrameData, From: p.id, To: f.To, Data: d, Channel: f.Channel, Mode: f.Mode})
 					n++
 				}
 			}

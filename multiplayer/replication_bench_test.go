@@ -28,7 +28,8 @@ func benchModel(b testing.TB, nodes, peers int, filter bool) (*Host, []*SceneNod
 	}
 	h.mu.Lock()
 	for i := range peers {
-		p := &hostPeer{id: PeerID(i + 2), link: nopLink{}, q: newOutQueue(1 << 40), remote: newRemote(h.pathBudget()), admitted: true}
+		p := &hostPeer{id: PeerID(i + 2), link: nopLink{}, q: newOutQueue(1<<40, nopLink{}, nil), remote: newRemote(h.pathBudget()), admitted: true}
+		p.q.writing = true // no writer: drain empties the queue
 		h.peers[p.id] = p
 		h.order = append(h.order, p.id)
 		h.replJoinLocked(p)
@@ -73,12 +74,14 @@ func drain(h *Host) (bytes, packets int) {
 	defer h.mu.Unlock()
 	for _, p := range h.peers {
 		p.q.mu.Lock()
-		for _, f := range p.q.frames {
-			bytes += len(f.Data)
+		if p.q.queue != nil {
+			for _, f := range p.q.queue.fs {
+				bytes += len(f.Data)
+			}
+			packets += len(p.q.queue.fs)
+			putFrames(p.q.queue)
+			p.q.queue = nil
 		}
-		packets += len(p.q.frames)
-		clear(p.q.frames)
-		p.q.frames = p.q.frames[:0]
 		p.q.bytes = 0
 		p.q.mu.Unlock()
 	}

@@ -296,8 +296,9 @@ func validRoomName(name string, max int) bool {
 }
 
 // ServeHTTP accepts a WebSocket client into the room its URL path names
-// ("/NAME", "/" for the room ""), creating the room on first join. A
-// refused client gets the WebSocket close frame RefuseCode gives.
+// ("/NAME", "/" for the room ""), creating the room on first join, and
+// returns once the client is admitted (it is served on a goroutine of its
+// own). A refused client gets the WebSocket close frame RefuseCode gives.
 func (rs *Rooms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c, err := rs.up.Upgrade(w, r)
 	if err != nil {
@@ -314,7 +315,11 @@ func (rs *Rooms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.CloseWith(code, reason)
 		return
 	}
-	rs.serve(room, newWSLink(c, rs.ws))
+	// Served on a goroutine of its own: once this handler returns, the
+	// HTTP server lets go of what it held for the request (its 4 KB
+	// buffers, the request, the goroutine's stack grown reading it),
+	// which would otherwise stay for as long as the client plays.
+	go rs.serve(room, newWSLink(c, rs.ws))
 }
 
 // serve serves one admitted client of room.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/gdvar/gdvar/internal/loglimit"
@@ -39,7 +40,17 @@ type WebSocketOptions struct {
 	// MaxPacketSize is the largest message read; 0 means
 	// DefaultMaxPacketSize. A larger message closes the connection.
 	MaxPacketSize int
-	// WriteTimeout bounds each write; 0 means DefaultWriteTimeout.
+	// WriteDelay, for a Host, is how long the frames queued for a client
+	// wait before they are written, so that those queued meanwhile go out
+	// with them in one write (one system call): the host spends less CPU
+	// per message, and each message arrives up to WriteDelay later. 0
+	// writes at once, and batches only what piles up during a write.
+	// Godot's own host polls its connections every frame, about every
+	// 7 ms on a headless server, so its messages wait that long at most.
+	WriteDelay time.Duration
+	// WriteTimeout bounds each write (a batch of the frames queued for a
+	// peer, for a Host), to between 7/8 of it and all of it; 0 means
+	// DefaultWriteTimeout.
 	WriteTimeout time.Duration
 	// Logger receives, from ListenWebSocket, the handshakes it refused:
 	// at Warn a browser page whose Origin is not allowed (with the option
@@ -75,16 +86,30 @@ type wsLink struct {
 	c            *peer.Conn
 	godot3       bool
 	writeTimeout time.Duration
+	writeDelay   time.Duration
+	wdl          time.Time // the write deadline set last
 	buf          []byte
 }
+
+// wsScratch is writeFrames' scratch, pooled so that an idle link holds
+// none: the frames' headers, their pieces, and the payloads made of them.
+type wsScratch struct {
+	hdrs  []byte
+	parts [][]byte
+	ps    []net.Buffers
+}
+
+var wsScratchPool = sync.Pool{New: func() any { return new(wsScratch) }}
 
 func newWSLink(c *peer.Conn, o WebSocketOptions) *wsLink {
 	wt := o.WriteTimeout
 	if wt <= 0 {
 		wt = DefaultWriteTimeout
 	}
-	return &wsLink{c: c, godot3: o.Godot == variant.Godot3, writeTimeout: wt}
+	return &wsLink{c: c, godot3: o.Godot == variant.Godot3, writeTimeout: wt, writeDelay: max(o.WriteDelay, 0)}
 }
+
+func (l *wsLink) gatherDelay() time.Duration { return l.writeDelay }
 
 // NewWebSocketLink makes a Link of a WebSocket connection accepted or dialled
 // elsewhere (for instance with peer.UpgradeWebSocket in an existing HTTP
@@ -171,8 +196,90 @@ func (l *wsLink) WriteFrame(f Frame) error {
 	} else {
 		l.buf = nil
 	}
-	l.c.SetWriteDeadline(time.Now().Add(l.writeTimeout))
+	l.armWrite()
 	return l.c.WritePayload(b)
+}
+
+// armWrite sets the write deadline writeTimeout ahead, unless the one set
+// last is still 7/8 of it ahead or more: a write is given between 7/8 of
+// writeTimeout and all of it, and a busy link sets a deadline once per
+// eighth of writeTimeout rather than once per write.
+func (l *wsLink) armWrite() {
+	now := time.Now()
+	if l.wdl.Sub(now) >= l.writeTimeout-l.writeTimeout/8 {
+		return
+	}
+	l.wdl = now.Add(l.writeTimeout)
+	l.c.SetWriteDeadline(l.wdl)
+}
+
+// ws3MaxHeader is the longest header writeFrames puts before a frame's
+// data: a Godot 3 system message's, with its peer id.
+const ws3MaxHeader = ws3HeaderSize + 4
+
+// writeFrames sends a batch of frames, as WriteFrame does one by one, in
+// one write to the network where the connection allows (a server's):
+// each frame's data is sent where it lies, after a header of its own, so
+// that the data of a broadcast, shared by the queues of all its targets,
+// is not copied for each.
+func (l *wsLink) writeFrames(fs []Frame) error {
+	sc := wsScratchPool.Get().(*wsScratch)
+	hdrs, parts, ps := sc.hdrs[:0], sc.parts[:0], sc.ps[:0]
+	if need := len(fs) * ws3MaxHeader; cap(hdrs) < need {
+		hdrs = make([]byte, 0, need)
+	}
+	for _, f := range fs {
+		start, first := len(hdrs), len(parts)
+		if l.godot3 {
+			typ := byte(ws3SysNone)
+			switch f.Kind {
+			case FrameAssignID:
+				typ = ws3SysID
+			case FramePeerAdded:
+				typ = ws3SysAdd
+			case FramePeerRemoved:
+				typ = ws3SysDel
+			}
+			hdrs = append(hdrs, typ)
+			if f.Kind == FrameData {
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.From))
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.To))
+			} else {
+				// The engine's _send_sys: from 1, to 0, then the id.
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, 1)
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, 0)
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.Peer))
+			}
+		} else {
+			switch f.Kind {
+			case FrameData:
+			case FrameAssignID:
+				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.Peer))
+			default:
+				continue // Godot 4 peers learn of each other through SYS packets
+			}
+		}
+		// Within hdrs' capacity: the slices taken stay valid.
+		if len(hdrs) > start {
+			parts = append(parts, hdrs[start:len(hdrs):len(hdrs)])
+		}
+		if f.Kind == FrameData {
+			parts = append(parts, f.Data)
+		}
+		ps = append(ps, parts[first:len(parts):len(parts)])
+	}
+	var err error
+	if len(ps) > 0 {
+		l.armWrite()
+		err = l.c.WritePayloads(ps)
+	}
+	clear(parts) // hold no frame's data
+	clear(ps)
+	if len(fs) <= 256 { // a burst's scratch is let go
+		sc.hdrs, sc.parts, sc.ps = hdrs[:0], parts[:0], ps[:0]
+		wsScratchPool.Put(sc)
+	}
+	return err
 }
 
 type wsListener struct {

@@ -52,6 +52,7 @@ type Conn struct {
 	wtimeout time.Duration // 0: none
 	wuserMu  sync.Mutex
 	wuser    time.Time // the user's write deadline
+	wset     time.Time // the transport's write deadline, set last
 
 	readEnded chan struct{} // closed when a read met the end of the input
 	endOnce   sync.Once
@@ -174,10 +175,52 @@ func (c *Conn) WritePayload(p []byte) error {
 	return c.write(p)
 }
 
+// WritePayloads sends each element of ps as one frame, in order: the
+// element's pieces end to end make the payload. Over a WebSocket
+// connection a server accepted, the frames go out in one write to the
+// network (writev) and the pieces are not copied, so that a payload
+// shared by many connections is sent to each without a copy of its own;
+// over other connections the frames are written one by one. The write
+// timeout bounds the whole batch. The pieces are only read, and not
+// retained once WritePayloads returns.
+func (c *Conn) WritePayloads(ps []net.Buffers) error {
+	c.wmu.Lock()
+	defer c.wmu.Unlock()
+	if bw, ok := c.tr.(batchWriter); ok {
+		return c.timed(func() error { return bw.writeBatch(ps) })
+	}
+	for _, p := range ps {
+		var err error
+		if len(p) == 1 {
+			err = c.write(p[0])
+		} else {
+			b := c.wbuf[:0]
+			for _, piece := range p {
+				b = append(b, piece...)
+			}
+			err = c.writeBuf(b)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// batchWriter is a transport that writes many payloads at once.
+type batchWriter interface {
+	writeBatch(ps []net.Buffers) error
+}
+
 // write sends one payload under the write timeout; wmu is held.
 func (c *Conn) write(p []byte) error {
+	return c.timed(func() error { return c.tr.writePayload(p) })
+}
+
+// timed runs the write w under the write timeout; wmu is held.
+func (c *Conn) timed(w func() error) error {
 	if c.wtimeout <= 0 {
-		return c.tr.writePayload(p)
+		return w()
 	}
 	c.wuserMu.Lock()
 	user := c.wuser
@@ -186,9 +229,12 @@ func (c *Conn) write(p []byte) error {
 	if !user.IsZero() && user.Before(d) {
 		d = user
 	}
-	c.tr.setWriteDeadline(d)
+	if !d.Equal(c.wset) {
+		c.tr.setWriteDeadline(d)
+		c.wset = d
+	}
 	c.wuserMu.Unlock()
-	err := c.tr.writePayload(p)
+	err := w()
 	if err != nil && isTimeout(err) {
 		if now := time.Now(); (user.IsZero() || now.Before(user)) && !now.Before(limit) {
 			err = fmt.Errorf("%w (%v)", ErrWriteTimeout, c.wtimeout)
@@ -212,7 +258,7 @@ func (c *Conn) SetReadDeadline(t time.Time) error { return c.tr.setReadDeadline(
 func (c *Conn) SetWriteDeadline(t time.Time) error {
 	c.wuserMu.Lock()
 	defer c.wuserMu.Unlock()
-	c.wuser = t
+	c.wuser, c.wset = t, t
 	return c.tr.setWriteDeadline(t)
 }
 

@@ -1,7 +1,9 @@
 package peer
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -9,9 +11,11 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -30,8 +34,10 @@ func DialWebSocket(ctx context.Context, rawURL string, o Options) (*Conn, error)
 		return nil, err
 	}
 	d := websocket.Dialer{
-		Proxy:        http.ProxyFromEnvironment,
-		Subprotocols: o.WebSocket.Subprotocols,
+		Proxy:           http.ProxyFromEnvironment,
+		Subprotocols:    o.WebSocket.Subprotocols,
+		ReadBufferSize:  wsReadBufferSize,
+		WriteBufferPool: wsWritePool,
 	}
 	ws, resp, err := d.DialContext(ctx, rawURL, o.WebSocket.Header)
 	if err != nil {
@@ -146,8 +152,10 @@ func upgrade(w http.ResponseWriter, r *http.Request, cfg *config, budget *frame.
 		return nil, err
 	}
 	u := websocket.Upgrader{
-		Subprotocols: cfg.opts.WebSocket.Subprotocols,
-		CheckOrigin:  func(*http.Request) bool { return true }, // checked above
+		Subprotocols:    cfg.opts.WebSocket.Subprotocols,
+		CheckOrigin:     func(*http.Request) bool { return true }, // checked above
+		ReadBufferSize:  wsReadBufferSize,
+		WriteBufferPool: wsWritePool,
 	}
 	ws, err := u.Upgrade(w, r, nil)
 	if err != nil {
@@ -289,9 +297,35 @@ func (r *refuser) tell(nc net.Conn, why error) {
 	}()
 }
 
+// The buffers of a WebSocket connection. The library keeps a read buffer
+// for the life of the connection (a message larger than it is read
+// straight into the payload's buffer), so it is small; its write buffer
+// is taken from a pool for each message written and given back after it,
+// so an idle connection holds none. A server's connection writes its
+// messages itself (writeBatch) and needs none at all.
+const wsReadBufferSize = 1024
+
+var wsWritePool = &sync.Pool{}
+
 func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server bool) *Conn {
 	ws.SetReadLimit(int64(cfg.maxSize))
-	t := &wsTransport{ws: ws, maxSize: cfg.maxSize, budget: budget}
+	t := &wsTransport{ws: ws, maxSize: cfg.maxSize, budget: budget, wlock: make(chan struct{}, 1)}
+	if server {
+		// A server's messages are not masked: they are written here, in
+		// batches, without the library's copy (writeBatch).
+		t.nc = ws.NetConn()
+		nc := t.nc
+		if cc, ok := nc.(*countedConn); ok {
+			nc = cc.Conn // a listener's count needs no say in writes
+		}
+		t.tcp, _ = nc.(*net.TCPConn)
+	}
+	// The library answers a close frame itself; the answer goes through
+	// the transport's write lock like every other write.
+	ws.SetCloseHandler(func(code int, _ string) error {
+		t.control(websocket.CloseMessage, websocket.FormatCloseMessage(code, ""), time.Now().Add(time.Second))
+		return nil
+	})
 	idle, ft := cfg.timeouts(server)
 	t.idle = idle
 	if t.timer = newReadTimer(ws.SetReadDeadline, idle, ft); t.timer != nil {
@@ -299,13 +333,21 @@ func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server boo
 		ws.SetPingHandler(func(data string) error {
 			t.timer.active()
 			t.timer.arm()
-			err := ws.WriteControl(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+			err := t.control(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
 			if errors.Is(err, websocket.ErrCloseSent) || isTimeout(err) {
 				return nil
 			}
 			return err
 		})
 		ws.SetPongHandler(func(string) error { t.timer.active(); t.timer.arm(); return nil })
+	} else {
+		ws.SetPingHandler(func(data string) error {
+			err := t.control(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+			if errors.Is(err, websocket.ErrCloseSent) || isTimeout(err) {
+				return nil
+			}
+			return err
+		})
 	}
 	c := newConn("ws", t, cfg)
 	c.wtimeout = cfg.writeTimeout(server)
@@ -325,6 +367,15 @@ type wsTransport struct {
 	rerr    error // sticky: the library's read errors are permanent
 	woff    int64
 	refusal string // set by Conn.Refuse: the reason of the close frame
+
+	// A server's writes (writeBatch): nc is the network connection, nil
+	// for a client, whose messages the library masks and writes.
+	nc        net.Conn
+	tcp       *net.TCPConn  // nc's TCP connection, which writes a net.Buffers in one writev; nil: none
+	wlock     chan struct{} // held by a write to nc and by control frames
+	wdl       atomic.Int64  // the write deadline, Unix ns; 0: none
+	closeSent bool          // a close frame went out: no more messages
+	werr      error         // sticky: a failed write may have cut a message
 }
 
 // refuse makes the close frame say that the server refuses the peer.
@@ -475,6 +526,10 @@ func wsReadError(err error, off int64) error {
 }
 
 func (t *wsTransport) writePayload(p []byte) error {
+	if t.nc != nil {
+		one := [1]net.Buffers{{p}}
+		return t.writeBatch(one[:])
+	}
 	if len(p) > t.maxSize {
 		return &frame.Error{Offset: t.woff, Size: int64(len(p)), Err: frame.ErrTooLarge}
 	}
@@ -483,9 +538,177 @@ func (t *wsTransport) writePayload(p []byte) error {
 		t.woff += int64(len(p))
 	}
 	if errors.Is(err, websocket.ErrCloseSent) {
-		// The closing handshake has begun (the peer closed, and the
-		// library answered): the connection is closing, not failing.
-		return fmt.Errorf("peer: websocket closing: %w", net.ErrClosed)
+		return errWSClosing
+	}
+	return err
+}
+
+// errWSClosing is a write's error once the closing handshake has begun
+// (the peer closed, and the library answered): the connection is
+// closing, not failing.
+var errWSClosing = fmt.Errorf("peer: websocket closing: %w", net.ErrClosed)
+
+// wsMaxHeader is the largest header of a server's message (RFC 6455
+// 5.2: two bytes and a 64-bit length, no mask).
+const wsMaxHeader = 10
+
+// appendWSHeader appends the header of an unmasked, unfragmented binary
+// message of n bytes.
+func appendWSHeader(b []byte, n int) []byte {
+	const finBinary = 0x80 | websocket.BinaryMessage
+	switch {
+	case n < 126:
+		return append(b, finBinary, byte(n))
+	case n <= 0xffff:
+		return append(b, finBinary, 126, byte(n>>8), byte(n))
+	}
+	return binary.BigEndian.AppendUint64(append(b, finBinary, 127), uint64(n))
+}
+
+// writeBatch sends each element of ps as one binary message, its pieces
+// end to end. A server writes the batch itself, in one write (writev over
+// TCP), without copying the pieces; a client has the library mask and
+// write each message. The pieces are not retained.
+func (t *wsTransport) writeBatch(ps []net.Buffers) error {
+	for _, p := range ps {
+		if n := buffersLen(p); n > t.maxSize {
+			return &frame.Error{Offset: t.woff, Size: int64(n), Err: frame.ErrTooLarge}
+		}
+	}
+	if t.nc == nil {
+		for _, p := range ps {
+			var err error
+			if len(p) == 1 {
+				err = t.writePayload(p[0])
+			} else {
+				err = t.writePayload(bytes.Join(p, nil))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	sc := wsScratchPool.Get().(*wsScratch)
+	hdrs, iov := sc.hdrs[:0], sc.iov[:0]
+	// Copied into hdrs: the headers, and the pieces shorter than
+	// wsCopyMax (every piece without writev: TLS would make a record of
+	// each); longer ones are written where they lie, by writev.
+	need := 0
+	for _, p := range ps {
+		need += wsMaxHeader
+		for _, b := range p {
+			if t.tcp == nil || len(b) < wsCopyMax {
+				need += len(b)
+			}
+		}
+	}
+	if cap(hdrs) < need {
+		hdrs = make([]byte, 0, need)
+	}
+	total, run := 0, 0 // run: where the bytes of hdrs not yet in iov start
+	for _, p := range ps {
+		n := buffersLen(p)
+		hdrs = appendWSHeader(hdrs, n) // within cap: the slices taken stay valid
+		for _, b := range p {
+			if t.tcp == nil || len(b) < wsCopyMax {
+				hdrs = append(hdrs, b...)
+				continue
+			}
+			if run < len(hdrs) {
+				iov = append(iov, hdrs[run:len(hdrs):len(hdrs)])
+			}
+			iov = append(iov, b)
+			run = len(hdrs)
+		}
+		total += n
+	}
+	if len(iov) > 0 && run < len(hdrs) {
+		iov = append(iov, hdrs[run:len(hdrs):len(hdrs)])
+	}
+
+	t.wlock <- struct{}{}
+	err := t.werr
+	switch {
+	case err != nil:
+	case t.closeSent:
+		err = errWSClosing
+	case len(iov) > 0:
+		// The deadline is nc's already (setWriteDeadline, control). At
+		// most wsMaxIovecs pieces a write: the connection keeps the array
+		// of its largest writev.
+		for rest := iov; len(rest) > 0 && err == nil; {
+			sc.w = rest[:min(len(rest), wsMaxIovecs)] // WriteTo consumes its receiver
+			rest = rest[len(sc.w):]
+			_, err = sc.w.WriteTo(t.tcp)
+		}
+		sc.w = nil
+	default:
+		_, err = t.nc.Write(hdrs)
+	}
+	if err != nil && t.werr == nil && err != errWSClosing {
+		t.werr = err
+	}
+	<-t.wlock
+	clear(iov) // hold no piece of the caller's
+	if cap(hdrs) <= 64<<10 && cap(iov) <= 4*wsMaxIovecs {
+		sc.hdrs, sc.iov = hdrs[:0], iov[:0]
+		wsScratchPool.Put(sc)
+	}
+	if err != nil {
+		return err
+	}
+	t.woff += int64(total)
+	return nil
+}
+
+func buffersLen(p net.Buffers) int {
+	n := 0
+	for _, b := range p {
+		n += len(b)
+	}
+	return n
+}
+
+// wsScratch is writeBatch's scratch, pooled: an idle connection holds
+// none.
+type wsScratch struct {
+	hdrs []byte      // the messages' headers and the pieces copied
+	iov  net.Buffers // the pieces of a writev
+	w    net.Buffers // what one writev is left to write (here: no allocation)
+}
+
+var wsScratchPool = sync.Pool{New: func() any { return new(wsScratch) }}
+
+// wsMaxIovecs is the most pieces written by one writev.
+const wsMaxIovecs = 64
+
+// wsCopyMax is the length from which writeBatch writes a piece where it
+// lies (by writev) rather than copy it: a batch of small messages, the
+// common case, goes out in one plain write, and the connection keeps no
+// array of iovecs (1 KB, once a writev of wsMaxIovecs pieces was made).
+const wsCopyMax = 512
+
+// control writes a control frame under the write lock, waiting for it
+// until deadline.
+func (t *wsTransport) control(mt int, data []byte, deadline time.Time) error {
+	timer := time.NewTimer(time.Until(deadline))
+	defer timer.Stop()
+	select {
+	case t.wlock <- struct{}{}:
+	case <-timer.C:
+		return os.ErrDeadlineExceeded
+	}
+	defer func() { <-t.wlock }()
+	if t.closeSent && mt == websocket.CloseMessage {
+		return websocket.ErrCloseSent
+	}
+	err := t.ws.WriteControl(mt, data, deadline)
+	if mt == websocket.CloseMessage && err == nil {
+		t.closeSent = true
+	}
+	if t.nc != nil {
+		t.nc.SetWriteDeadline(t.writeDeadline()) // the library set its own
 	}
 	return err
 }
@@ -496,7 +719,7 @@ func (t *wsTransport) shutdown() error {
 		code, reason = websocket.ClosePolicyViolation, t.refusal
 	}
 	msg := websocket.FormatCloseMessage(code, reason)
-	return t.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(time.Second))
+	return t.control(websocket.CloseMessage, msg, time.Now().Add(time.Second))
 }
 
 // abort sends the close frame that tells why: 1007 for text that is not
@@ -517,7 +740,7 @@ func (t *wsTransport) abort(err error) {
 		reason = "idle timeout"
 	}
 	msg := websocket.FormatCloseMessage(code, reason)
-	t.ws.WriteControl(websocket.CloseMessage, msg, time.Now().Add(100*time.Millisecond))
+	t.control(websocket.CloseMessage, msg, time.Now().Add(100*time.Millisecond))
 	t.ws.Close()
 }
 
@@ -530,4 +753,22 @@ func (t *wsTransport) setReadDeadline(d time.Time) error {
 	}
 	return t.ws.SetReadDeadline(d)
 }
-func (t *wsTransport) setWriteDeadline(d time.Time) error { return t.ws.SetWriteDeadline(d) }
+func (t *wsTransport) setWriteDeadline(d time.Time) error {
+	if t.nc != nil {
+		ns := int64(0)
+		if !d.IsZero() {
+			ns = d.UnixNano()
+		}
+		t.wdl.Store(ns)
+		t.nc.SetWriteDeadline(d) // a write under way too, as net.Conn's
+	}
+	return t.ws.SetWriteDeadline(d)
+}
+
+// writeDeadline is the deadline of writeBatch's writes.
+func (t *wsTransport) writeDeadline() time.Time {
+	if ns := t.wdl.Load(); ns != 0 {
+		return time.Unix(0, ns)
+	}
+	return time.Time{}
+}

@@ -104,6 +104,7 @@ func serve(args []string) error {
 	c.flags(fs)
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the host to this file")
 	flushDelay := fs.Duration("flush-delay", 0, "enet.Config.FlushDelay (0: the default; negative: none)")
+	writeDelay := fs.Duration("write-delay", 0, "WebSocket: WebSocketOptions.WriteDelay")
 	fs.Parse(args)
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -137,7 +138,10 @@ func serve(args []string) error {
 		o.ENet.FlushDelay = *flushDelay
 		l, err = multiplayer.ListenENet(ctx, c.addr, o)
 	case "ws":
-		l, err = multiplayer.ListenWebSocket(ctx, c.addr, multiplayer.WebSocketOptions{Godot: variant.Godot3})
+		o := multiplayer.WebSocketOptions{Godot: variant.Godot3, WriteDelay: *writeDelay}
+		o.Peer.MaxConns = c.clients + 16
+		o.Peer.MaxConnsPerIP = c.clients + 16 // every client comes from 127.0.0.1
+		l, err = multiplayer.ListenWebSocket(ctx, c.addr, o)
 	default:
 		err = fmt.Errorf("unknown transport %q", c.transport)
 	}

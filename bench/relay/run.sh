@@ -11,6 +11,7 @@
 #   SYSCALLS=1 bench/relay/run.sh      # also the host's system calls per delivery (perf stat)
 #   FLUSH_DELAY=-1ms bench/relay/run.sh           # gdvar's enet.Config.FlushDelay
 #   CPUPROFILE=/tmp/prof bench/relay/run.sh       # a CPU profile of gdvar's host per run in that directory
+#   GDVAR_FLAGS=--write-delay=5ms bench/relay/run.sh "ws 10 100"   # more flags for relay serve
 set -euo pipefail
 cd "$(dirname "$0")"
 RUNS=${RUNS:-1}
@@ -21,6 +22,7 @@ PORT=${PORT:-17777}
 SYSCALLS=${SYSCALLS:-}
 FLUSH_DELAY=${FLUSH_DELAY:-0}
 CPUPROFILE=${CPUPROFILE:-}
+GDVAR_FLAGS=${GDVAR_FLAGS:-}
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("enet 10 320" "enet 100 20" "enet 500 0.5" "ws 10 100" "ws 100 5")
 
@@ -41,7 +43,7 @@ start_host() {
 		local prof=()
 		[ -n "$CPUPROFILE" ] && prof=(--cpuprofile "$CPUPROFILE/$transport-$clients-$PORT.pprof")
 		"$bin/relay" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" \
-			--flush-delay "$FLUSH_DELAY" "${prof[@]}" >"$bin/host.log" 2>&1 &
+			--flush-delay "$FLUSH_DELAY" "${prof[@]}" $GDVAR_FLAGS >"$bin/host.log" 2>&1 &
 	else
 		"$GODOT3" --path "$project" --script "$PWD/host3.gd" "$transport" "$PORT" "$((clients + 16))" >"$bin/host.log" 2>&1 &
 	fi
@@ -66,8 +68,10 @@ for c in "${cases[@]}"; do
 		for host in "${hosts[@]}"; do
 			PORT=$((PORT + 1))
 			pid=$(start_host "$host" "$transport" "$clients")
+			row=$host
+			[ "$host" = gdvar ] && [ -n "$GDVAR_FLAGS" ] && row="gdvar $GDVAR_FLAGS"
 			if ! "$bin/relay" load --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" \
-				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$host" "${count[@]}" 2>"$bin/load.log"; then
+				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$row" "${count[@]}" 2>"$bin/load.log"; then
 				printf '| %s | %s × %s | %s | failed: %s | | | |\n' "$transport" "$clients" "$rate" "$host" "$(tail -1 "$bin/load.log")"
 			fi
 			kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true

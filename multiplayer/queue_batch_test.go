@@ -1,0 +1,130 @@
+package multiplayer
+
+import (
+	"errors"
+	"net"
+	"sync"
+	"testing"
+	"time"
+)
+
+// batchRecorder is a batchLink and gatherLink that records the batches
+// written to it.
+type batchRecorder struct {
+	mu      sync.Mutex
+	batches [][]Frame
+	delay   time.Duration
+	fail    error
+}
+
+func (l *batchRecorder) writeFrames(fs []Frame) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	cp := make([]Frame, len(fs))
+	for i, f := range fs {
+		f.Data = append([]byte(nil), f.Data...)
+		cp[i] = f
+	}
+	l.batches = append(l.batches, cp)
+	return l.fail
+}
+func (l *batchRecorder) gatherDelay() time.Duration { return l.delay }
+func (l *batchRecorder) ReadFrame() (Frame, error)  { return Frame{}, net.ErrClosed }
+func (l *batchRecorder) WriteFrame(f Frame) error   { return l.writeFrames([]Frame{f}) }
+func (l *batchRecorder) RemoteAddr() net.Addr       { return nil }
+func (l *batchRecorder) Close() error               { return nil }
+
+// Frames queued while the writer waits (WriteDelay) go out in one batch,
+// in order, sharing the data pushed as shared; the queue's charge returns
+// to 0 once they are written, and an idle queue has no writer.
+func TestQueueBatches(t *testing.T) {
+	l := &batchRecorder{delay: 50 * time.Millisecond}
+	q := newOutQueue(1<<20, l, func(err error) { t.Errorf("write failed: %v", err) })
+	shared := []byte("broadcast")
+	for i := range 10 {
+		if !q.pushShared(Frame{Kind: FrameData, Data: shared, Peer: PeerID(i)}) {
+			t.Fatal("push refused")
+		}
+	}
+	q.close()
+	q.wait()
+	if len(l.batches) != 1 || len(l.batches[0]) != 10 {
+		t.Fatalf("batches: %d, want 1 of 10", len(l.batches))
+	}
+	for i, f := range l.batches[0] {
+		if f.Peer != PeerID(i) || string(f.Data) != "broadcast" {
+			t.Errorf("frame %d: %+v", i, f)
+		}
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	if q.bytes != 0 || q.writing || q.queue != nil {
+		t.Errorf("after the write: %d bytes charged, writing %v, queue %v", q.bytes, q.writing, q.queue)
+	}
+}
+
+// A failed write closes the queue, gives back what it charged, and tells
+// the host once; later pushes are refused.
+func TestQueueWriteFails(t *testing.T) {
+	boom := errors.New("boom")
+	l := &batchRecorder{delay: 20 * time.Millisecond, fail: boom}
+	var got []error
+	var mu sync.Mutex
+	q := newOutQueue(1<<20, l, func(err error) { mu.Lock(); got = append(got, err); mu.Unlock() })
+	for range 3 {
+		q.push(Frame{Kind: FrameData, Data: []byte{1, 2, 3}})
+	}
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the failure was not reported")
+		}
+	}
+	if q.push(Frame{Kind: FrameData, Data: []byte{4}}) {
+		t.Error("a push after a failed write was accepted")
+	}
+	q.wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) != 1 || !errors.Is(got[0], boom) {
+		t.Errorf("failures reported: %v", got)
+	}
+	if q.bytes != 0 {
+		t.Errorf("%d bytes still charged", q.bytes)
+	}
+}
+
+// A long batch (a crowd's notices) is written maxWriteBatch frames at a
+// time, in order.
+func TestQueueLongBatch(t *testing.T) {
+	l := &batchRecorder{delay: 50 * time.Millisecond}
+	q := newOutQueue(1<<20, l, func(err error) { t.Errorf("write failed: %v", err) })
+	const n = 3*maxWriteBatch + 4
+	for i := range n {
+		if !q.push(Frame{Kind: FramePeerAdded, Peer: PeerID(i)}) {
+			t.Fatal("push refused")
+		}
+	}
+	q.close()
+	q.wait()
+	next := 0
+	for _, b := range l.batches {
+		if len(b) > maxWriteBatch {
+			t.Errorf("a write of %d frames, want at most %d", len(b), maxWriteBatch)
+		}
+		for _, f := range b {
+			if f.Peer != PeerID(next) {
+				t.Fatalf("frame %d: peer %d", next, f.Peer)
+			}
+			next++
+		}
+	}
+	if next != n || len(l.batches) != 4 {
+		t.Errorf("%d frames in %d writes, want %d in 4", next, len(l.batches), n)
+	}
+}
