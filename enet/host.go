@@ -127,8 +127,13 @@ type Host struct {
 
 	eventWake chan struct{}
 	sendWake  chan struct{}
-	done      chan struct{}
-	wg        sync.WaitGroup
+	// handler, when set (Handle), takes the events instead of Service;
+	// dispatching is held by the goroutine calling it (dispatch).
+	handler     func(Event)
+	dispatching sync.Mutex
+	reading     bool // the read loop is handling a datagram (under mu)
+	done        chan struct{}
+	wg          sync.WaitGroup
 
 	// Statistics.
 	stats Stats
@@ -415,31 +420,11 @@ func (h *Host) ConnectAsync(addr net.Addr, channels int, data uint32) (*Peer, er
 func (h *Host) Service(ctx context.Context) (Event, error) {
 	for {
 		h.mu.Lock()
-		if h.eventsHead < len(h.events) {
-			ev := h.events[h.eventsHead]
-			h.events[h.eventsHead] = Event{}
-			h.eventsHead++
-			switch {
-			case h.eventsHead == len(h.events):
-				h.events = h.events[:0]
-				h.eventsHead = 0
-			case h.eventsHead >= 1024 && h.eventsHead > len(h.events)/2:
-				// A reader that never quite catches up: drop the taken
-				// events' room rather than let the queue grow.
-				n := copy(h.events, h.events[h.eventsHead:])
-				clear(h.events[n:])
-				h.events = h.events[:n]
-				h.eventsHead = 0
+		if h.handler == nil {
+			if ev, ok := h.nextEvent(); ok {
+				h.mu.Unlock()
+				return ev, nil
 			}
-			if ev.cost > 0 {
-				h.waiting -= ev.cost
-				if ev.Peer != nil {
-					ev.Peer.waiting -= ev.cost
-				}
-			}
-			ev.cost = 0
-			h.mu.Unlock()
-			return ev, nil
 		}
 		closed := h.closed
 		h.mu.Unlock()
@@ -451,6 +436,97 @@ func (h *Host) Service(ctx context.Context) (Event, error) {
 		case <-h.done:
 		case <-ctx.Done():
 			return Event{}, ctx.Err()
+		}
+	}
+}
+
+// nextEvent takes the next event, if any, under h.mu; its packet is no
+// longer charged to the peer's budgets.
+func (h *Host) nextEvent() (Event, bool) {
+	if h.eventsHead >= len(h.events) {
+		return Event{}, false
+	}
+	ev := h.events[h.eventsHead]
+	h.events[h.eventsHead] = Event{}
+	h.eventsHead++
+	switch {
+	case h.eventsHead == len(h.events):
+		h.events = h.events[:0]
+		h.eventsHead = 0
+	case h.eventsHead >= 1024 && h.eventsHead > len(h.events)/2:
+		// A reader that never quite catches up: drop the taken
+		// events' room rather than let the queue grow.
+		n := copy(h.events, h.events[h.eventsHead:])
+		clear(h.events[n:])
+		h.events = h.events[:n]
+		h.eventsHead = 0
+	}
+	if ev.cost > 0 {
+		h.waiting -= ev.cost
+		if ev.Peer != nil {
+			ev.Peer.waiting -= ev.cost
+		}
+	}
+	ev.cost = 0
+	return ev, true
+}
+
+// Handle makes the host give its events to fn instead of returning them
+// from Service, from now on (events waiting are given first): fn is
+// called on the host's own goroutines, those that read the socket and
+// keep time, one event at a time and in order. A received packet is then
+// read, handled and answered on one goroutine, with no hand-off to
+// another, which saves the cost of a wake per packet.
+//
+// fn must return soon: while it runs, the host reads no datagrams. It may
+// call the host's and its peers' methods (Send, Disconnect, ...), except
+// Close, which waits for the host's goroutines and so for fn; events those
+// calls cause are given to fn after it returns. The packet of an
+// EventReceive is fn's to keep; it may give it back with ReleasePacket.
+// Service waits (for the host to close, or its context) once a handler
+// is set. Handle can be called once; later calls do nothing.
+func (h *Host) Handle(fn func(Event)) {
+	h.mu.Lock()
+	if h.handler != nil || fn == nil {
+		h.mu.Unlock()
+		return
+	}
+	h.handler = fn
+	h.mu.Unlock()
+	h.dispatch()
+}
+
+// dispatch gives the waiting events to the handler, if there is one. One
+// goroutine dispatches at a time; a goroutine that finds another
+// dispatching leaves its events to it (the dispatcher looks again after
+// it lets go), so that neither the read nor the send loop ever waits for
+// a handler running on the other, and a handler that causes events does
+// not deadlock.
+func (h *Host) dispatch() {
+	for {
+		if !h.dispatching.TryLock() {
+			return
+		}
+		for {
+			h.mu.Lock()
+			fn := h.handler
+			if fn == nil || h.closed {
+				h.mu.Unlock()
+				break
+			}
+			ev, ok := h.nextEvent()
+			h.mu.Unlock()
+			if !ok {
+				break
+			}
+			fn(ev)
+		}
+		h.dispatching.Unlock()
+		h.mu.Lock()
+		more := h.handler != nil && !h.closed && h.eventsHead < len(h.events)
+		h.mu.Unlock()
+		if !more {
+			return
 		}
 	}
 }
@@ -515,6 +591,14 @@ func (h *Host) Close() error {
 
 func (h *Host) pushEvent(ev Event) {
 	h.events = append(h.events, ev)
+	if h.handler != nil {
+		// The read loop dispatches what its datagram caused; the send
+		// loop what anything else did (timeouts, the application's calls).
+		if !h.reading {
+			h.wakeSender()
+		}
+		return
+	}
 	select {
 	case h.eventWake <- struct{}{}:
 	default:
@@ -578,9 +662,17 @@ func (h *Host) readLoop() {
 		h.serviceTime = h.now()
 		h.stats.DatagramsReceived++
 		h.stats.BytesReceived += uint64(n)
+		h.reading = true
 		h.handleDatagram(buf[:n], ap, addr)
+		h.reading = false
 		wake := len(h.dirty) > 0
+		handled := h.handler != nil && h.eventsHead < len(h.events)
 		h.mu.Unlock()
+		if handled {
+			// The handler's sends mark peers dirty: wake the sender after.
+			h.dispatch()
+			wake = true
+		}
 		if wake {
 			h.wakeSender()
 		}
@@ -633,8 +725,12 @@ func (h *Host) sendLoop() {
 		}
 		h.sendOutgoing(all)
 		out := h.takeOutbox()
+		handled := h.handler != nil && h.eventsHead < len(h.events)
 		h.mu.Unlock()
 		h.write(out)
+		if handled {
+			h.dispatch()
+		}
 	}
 }
 
