@@ -619,19 +619,30 @@ func (h *Host) markDirty(p *Peer) {
 	}
 }
 
-// readLoop reads datagrams and runs them through the protocol.
+// readLoop reads datagrams and runs them through the protocol: many at a
+// time where the system allows (batchReader), else one by one.
 func (h *Host) readLoop() {
 	defer h.wg.Done()
-	buf := make([]byte, 65536)
+	var batch *batchReader
+	var buf []byte
+	if h.udp != nil {
+		batch = newBatchReader(h.udp)
+	}
+	if batch == nil {
+		buf = make([]byte, 65536)
+	}
 	for {
 		var n int
 		var ap netip.AddrPort
 		var addr net.Addr
 		var err error
-		if h.udp != nil {
+		switch {
+		case batch != nil:
+			n, err = batch.read()
+		case h.udp != nil:
 			n, ap, err = h.udp.ReadFromUDPAddrPort(buf)
 			ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
-		} else {
+		default:
 			n, addr, err = h.conn.ReadFrom(buf)
 			if ua, ok := addr.(*net.UDPAddr); ok && err == nil {
 				a := ua.AddrPort()
@@ -660,10 +671,23 @@ func (h *Host) readLoop() {
 			return
 		}
 		h.serviceTime = h.now()
-		h.stats.DatagramsReceived++
-		h.stats.BytesReceived += uint64(n)
 		h.reading = true
-		h.handleDatagram(buf[:n], ap, addr)
+		if batch != nil {
+			for i := range n {
+				b, ap, ok := batch.datagram(i)
+				h.stats.DatagramsReceived++
+				h.stats.BytesReceived += uint64(len(b))
+				if !ok {
+					h.stats.DatagramsDropped++
+					continue
+				}
+				h.handleDatagram(b, ap, nil)
+			}
+		} else {
+			h.stats.DatagramsReceived++
+			h.stats.BytesReceived += uint64(n)
+			h.handleDatagram(buf[:n], ap, addr)
+		}
 		h.reading = false
 		wake := len(h.dirty) > 0
 		handled := h.handler != nil && h.eventsHead < len(h.events)
