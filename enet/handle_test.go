@@ -148,3 +148,47 @@ func TestHandleLater(t *testing.T) {
 	case <-time.After(100 * time.Millisecond):
 	}
 }
+
+// TestReadLoopFlushes: a host that answers each packet from its handler
+// sends the answers (and its acknowledgements) from its read loop, with
+// no wake of its send loop per packet.
+func TestReadLoopFlushes(t *testing.T) {
+	srv, err := Listen("udp4", "127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	srv.Handle(func(ev Event) {
+		if ev.Type == EventReceive {
+			ev.Peer.Send(ev.Channel, ev.Packet, ev.Flags)
+			srv.ReleasePacket(ev.Packet)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	const n = 200
+	before := srv.sendWakes.Load()
+	for i := range n {
+		if err := cp.Send(0, binary.LittleEndian.AppendUint32(nil, uint32(i)), Reliable); err != nil {
+			t.Fatal(err)
+		}
+		ev, err := cli.Service(ctx)
+		for err == nil && ev.Type != EventReceive {
+			ev, err = cli.Service(ctx)
+		}
+		if err != nil {
+			t.Fatalf("answer %d: %v", i, err)
+		}
+		if got := binary.LittleEndian.Uint32(ev.Packet); got != uint32(i) {
+			t.Fatalf("answer %d is %d", i, got)
+		}
+	}
+	if w := srv.sendWakes.Load() - before; w > n/10 {
+		t.Errorf("the send loop was woken %d times for %d answers", w, n)
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -132,6 +133,12 @@ type Host struct {
 	handler     func(Event)
 	dispatching sync.Mutex
 	reading     bool // the read loop is handling a datagram (under mu)
+	// readFlushes is set while the read loop runs between two reads: it
+	// flushes what is new itself before it reads again (or arms its read
+	// deadline for when the flush is due), so nothing need wake the send
+	// loop meanwhile.
+	readFlushes atomic.Bool
+	lastFlush   time.Time // the last flush of what was new (under mu)
 	done        chan struct{}
 	wg          sync.WaitGroup
 
@@ -140,6 +147,9 @@ type Host struct {
 	// queueSteps counts the steps of finding, queueing and dispatching
 	// incoming commands, for tests that bound that work.
 	queueSteps uint64
+	// sendWakes counts the wakes of the send loop, for tests that bound
+	// them.
+	sendWakes atomic.Uint64
 }
 
 // Stats counts a host's traffic and what it dropped.
@@ -606,8 +616,12 @@ func (h *Host) pushEvent(ev Event) {
 }
 
 func (h *Host) wakeSender() {
+	if h.readFlushes.Load() {
+		return // the read loop looks before it reads again
+	}
 	select {
 	case h.sendWake <- struct{}{}:
+		h.sendWakes.Add(1)
 	default:
 	}
 }
@@ -620,7 +634,11 @@ func (h *Host) markDirty(p *Peer) {
 }
 
 // readLoop reads datagrams and runs them through the protocol: many at a
-// time where the system allows (batchReader), else one by one.
+// time where the system allows (batchReader), else one by one. On a UDP
+// socket it also flushes what they caused (acknowledgements, the
+// handler's sends) itself, at most once per FlushDelay, its read deadline
+// waking it when a flush is due: a received packet and its answers cost
+// no wake of another goroutine.
 func (h *Host) readLoop() {
 	defer h.wg.Done()
 	var batch *batchReader
@@ -631,6 +649,7 @@ func (h *Host) readLoop() {
 	if batch == nil {
 		buf = make([]byte, 65536)
 	}
+	var deadline time.Time // the socket's read deadline, as set here
 	for {
 		var n int
 		var ap netip.AddrPort
@@ -649,6 +668,9 @@ func (h *Host) readLoop() {
 				ap = netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
 			}
 		}
+		if h.udp != nil {
+			h.readFlushes.Store(true)
+		}
 		if err != nil {
 			select {
 			case <-h.done:
@@ -656,14 +678,16 @@ func (h *Host) readLoop() {
 			default:
 			}
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			switch {
+			case errors.As(err, &ne) && ne.Timeout():
+				n = 0 // a flush is due
+			case errors.Is(err, net.ErrClosed):
+				return
+			default:
+				h.readFlushes.Store(false)
+				time.Sleep(time.Millisecond) // e.g. ICMP port unreachable
 				continue
 			}
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			time.Sleep(time.Millisecond) // e.g. ICMP port unreachable
-			continue
 		}
 		h.mu.Lock()
 		if h.closed {
@@ -683,23 +707,68 @@ func (h *Host) readLoop() {
 				}
 				h.handleDatagram(b, ap, nil)
 			}
-		} else {
+		} else if n > 0 || err == nil {
 			h.stats.DatagramsReceived++
 			h.stats.BytesReceived += uint64(n)
 			h.handleDatagram(buf[:n], ap, addr)
 		}
 		h.reading = false
-		wake := len(h.dirty) > 0
-		handled := h.handler != nil && h.eventsHead < len(h.events)
-		h.mu.Unlock()
-		if handled {
-			// The handler's sends mark peers dirty: wake the sender after.
+		if h.udp == nil {
+			wake := len(h.dirty) > 0
+			handled := h.handler != nil && h.eventsHead < len(h.events)
+			h.mu.Unlock()
+			if handled {
+				h.dispatch()
+				wake = true
+			}
+			if wake {
+				h.wakeSender()
+			}
+			continue
+		}
+		due := h.afterRead()
+		switch {
+		case !due.IsZero() && !due.Equal(deadline):
+			deadline = due
+			h.udp.SetReadDeadline(due)
+		case due.IsZero() && !deadline.IsZero() && !deadline.After(time.Now()):
+			deadline = time.Time{}
+			h.udp.SetReadDeadline(deadline)
+		}
+	}
+}
+
+// afterRead is the read loop's work once a read is handled, with h.mu
+// held on entry (released on return): it gives the events to the handler
+// and flushes what is new when FlushDelay allows, until nothing is left;
+// then it returns when a flush is due (zero when none is), and lets
+// others wake the send loop again.
+func (h *Host) afterRead() time.Time {
+	for {
+		if h.handler != nil && h.eventsHead < len(h.events) && !h.closed {
+			h.mu.Unlock()
 			h.dispatch()
-			wake = true
+			h.mu.Lock()
+			continue
 		}
-		if wake {
-			h.wakeSender()
+		if h.closed || len(h.dirty) == 0 && len(h.outbox) == 0 {
+			h.readFlushes.Store(false)
+			h.mu.Unlock()
+			return time.Time{}
 		}
+		now := time.Now()
+		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 {
+			h.readFlushes.Store(false)
+			h.mu.Unlock()
+			return due
+		}
+		h.lastFlush = now
+		h.serviceTime = h.now()
+		h.sendOutgoing(false)
+		out := h.takeOutbox()
+		h.mu.Unlock()
+		h.write(out)
+		h.mu.Lock()
 	}
 }
 
@@ -712,7 +781,6 @@ func (h *Host) sendLoop() {
 	defer t.Stop()
 	delay := time.NewTimer(time.Hour)
 	delay.Stop()
-	var last time.Time // the last flush
 	for {
 		all := false
 		select {
@@ -722,7 +790,10 @@ func (h *Host) sendLoop() {
 			// At most one flush per FlushDelay: what is queued and owed
 			// meanwhile shares datagrams. After a quiet spell the flush
 			// is at once, so a lone packet waits for nothing.
-			if wait := h.cfg.FlushDelay - time.Since(last); h.cfg.FlushDelay > 0 && wait > 0 {
+			h.mu.Lock()
+			wait := h.cfg.FlushDelay - time.Since(h.lastFlush)
+			h.mu.Unlock()
+			if h.cfg.FlushDelay > 0 && wait > 0 {
 				delay.Reset(wait)
 				select {
 				case <-h.done:
@@ -734,7 +805,9 @@ func (h *Host) sendLoop() {
 				default:
 				}
 			}
-			last = time.Now()
+			h.mu.Lock()
+			h.lastFlush = time.Now()
+			h.mu.Unlock()
 		case <-t.C:
 			all = true
 		}
