@@ -192,3 +192,64 @@ func TestReadLoopFlushes(t *testing.T) {
 		t.Errorf("the send loop was woken %d times for %d answers", w, n)
 	}
 }
+
+// TestBulkNotThrottledByFlushDelay: a reliable bulk transfer much larger
+// than the window is not held back by FlushDelay, on either side: the
+// sender flushes at once when the window held packets back and an
+// acknowledgement arrives, the receiver when it owes acknowledgements for
+// a good part of the window. With a FlushDelay of a second, each of the
+// transfer's round trips would otherwise take one.
+func TestBulkNotThrottledByFlushDelay(t *testing.T) {
+	cfg := &Config{FlushDelay: time.Second}
+	srv, err := Listen("udp4", "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	const n, size = 400, 1000 // 400 KB: six windows of 64 KB
+	first := make(chan struct{})
+	all := make(chan struct{})
+	got := 0
+	srv.Handle(func(ev Event) {
+		if ev.Type != EventReceive {
+			return
+		}
+		if got == 0 {
+			close(first)
+		}
+		got++
+		if got == n {
+			close(all)
+		}
+		srv.ReleasePacket(ev.Packet)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 7, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	data := make([]byte, size)
+	for range n {
+		if err := cp.Send(0, data, Reliable); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first flush may wait for the delay (the handshake has just
+	// flushed); the rest of the transfer must not.
+	select {
+	case <-first:
+	case <-ctx.Done():
+		t.Fatal("nothing received")
+	}
+	start := time.Now()
+	select {
+	case <-all:
+	case <-ctx.Done():
+		t.Fatalf("not all %d packets received", n)
+	}
+	if d := time.Since(start); d > 2500*time.Millisecond {
+		t.Errorf("the transfer took %v after its first packet: FlushDelay held it back", d)
+	}
+}

@@ -210,8 +210,18 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 		h.compressor = NewCompressor(s.Compression)
 	}
 	h.serviceTime = h.now()
+	// The read buffers are made here, not on the read loop, so that
+	// the host has them once NewHost returns.
+	var batch *batchReader
+	var buf []byte
+	if h.udp != nil {
+		batch = newBatchReader(h.udp)
+	}
+	if batch == nil {
+		buf = make([]byte, 65536)
+	}
 	h.wg.Add(2)
-	go h.readLoop()
+	go h.readLoop(batch, buf)
 	go h.sendLoop()
 	return h, nil
 }
@@ -639,16 +649,8 @@ func (h *Host) markDirty(p *Peer) {
 // handler's sends) itself, at most once per FlushDelay, its read deadline
 // waking it when a flush is due: a received packet and its answers cost
 // no wake of another goroutine.
-func (h *Host) readLoop() {
+func (h *Host) readLoop(batch *batchReader, buf []byte) {
 	defer h.wg.Done()
-	var batch *batchReader
-	var buf []byte
-	if h.udp != nil {
-		batch = newBatchReader(h.udp)
-	}
-	if batch == nil {
-		buf = make([]byte, 65536)
-	}
 	var deadline time.Time // the socket's read deadline, as set here
 	for {
 		var n int
@@ -738,6 +740,23 @@ func (h *Host) readLoop() {
 	}
 }
 
+// flushNow reports, under h.mu, whether a peer with something new to
+// send would gain nothing from FlushDelay and lose by it: its reliable
+// window held packets back (the acknowledgements just read may let them
+// go, and a bulk sender's rate is its window per round trip, to which a
+// delay would add), or it is owed acknowledgements for a quarter of the
+// window or a datagram's worth of them (the other side may be such a
+// sender, waiting for them).
+func (h *Host) flushNow() bool {
+	for _, p := range h.dirty {
+		if p.windowFull || p.ackedData >= max(p.windowSize, minWindowSize)/4 ||
+			len(p.acks)*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
+			return true
+		}
+	}
+	return false
+}
+
 // afterRead is the read loop's work once a read is handled, with h.mu
 // held on entry (released on return): it gives the events to the handler
 // and flushes what is new when FlushDelay allows, until nothing is left;
@@ -757,7 +776,7 @@ func (h *Host) afterRead() time.Time {
 			return time.Time{}
 		}
 		now := time.Now()
-		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 {
+		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 && !h.flushNow() {
 			h.readFlushes.Store(false)
 			h.mu.Unlock()
 			return due
