@@ -32,6 +32,7 @@ type batchReader struct {
 	zones map[uint32]string // interface names of IPv6 scope ids
 
 	recvFn func(uintptr) bool // recv, made once
+	tryFn  func(uintptr) bool // recv without waiting
 	got    int                // datagrams of the last call
 	err    error              // of the last call
 }
@@ -45,6 +46,7 @@ func newBatchReader(c *net.UDPConn) *batchReader {
 	}
 	r := &batchReader{rc: rc}
 	r.recvFn = r.recv
+	r.tryFn = func(fd uintptr) bool { r.recv(fd); return true }
 	mem := make([]byte, readBatch*maxMTU)
 	for i := range r.bufs {
 		r.bufs[i] = mem[i*maxMTU : (i+1)*maxMTU : (i+1)*maxMTU]
@@ -55,6 +57,15 @@ func newBatchReader(c *net.UDPConn) *batchReader {
 // read waits for datagrams and reads up to readBatch of them; each is
 // then given by datagram(i) for i < the count returned.
 func (r *batchReader) read() (int, error) {
+	return r.call(r.recvFn)
+}
+
+// tryRead reads as read does, without waiting: 0 when nothing is there.
+func (r *batchReader) tryRead() (int, error) {
+	return r.call(r.tryFn)
+}
+
+func (r *batchReader) call(fn func(uintptr) bool) (int, error) {
 	for i := range r.hdrs {
 		r.iovs[i].Base = &r.bufs[i][0]
 		r.iovs[i].SetLen(maxMTU)
@@ -67,7 +78,7 @@ func (r *batchReader) read() (int, error) {
 		r.hdrs[i].n = 0
 	}
 	r.got, r.err = 0, nil
-	err := r.rc.Read(r.recvFn)
+	err := r.rc.Read(fn)
 	if err == nil {
 		err = r.err
 	}

@@ -92,7 +92,7 @@ func TestBatchReader(t *testing.T) {
 					t.Fatalf("datagram %d from %v %x, want from %v %x", i, got[i].from, got[i].b, w.from, w.b)
 				}
 			}
-			allocs := testing.AllocsPerRun(20, func() {
+			allocs := testing.AllocsPerRun(200, func() {
 				if _, err := senders[1].Write([]byte("x")); err != nil {
 					t.Fatal(err)
 				}

@@ -16,6 +16,11 @@ func newBatchReader(*net.UDPConn) *batchReader { return nil }
 
 func (r *batchReader) read() (int, error) { return 0, net.ErrClosed }
 
+func (r *batchReader) tryRead() (int, error) { return 0, net.ErrClosed }
+
 func (r *batchReader) datagram(int) ([]byte, netip.AddrPort, bool) {
 	return nil, netip.AddrPort{}, false
 }
+
+// readBatch is the most datagrams a batch read returns (none here).
+const readBatch = 16

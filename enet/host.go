@@ -652,12 +652,26 @@ func (h *Host) markDirty(p *Peer) {
 func (h *Host) readLoop(batch *batchReader, buf []byte) {
 	defer h.wg.Done()
 	var deadline time.Time // the socket's read deadline, as set here
+	var pollAt time.Time   // batch: when to read again without waiting (zero: wait for datagrams)
+	nap := time.NewTimer(time.Hour)
+	nap.Stop()
 	for {
 		var n int
 		var ap netip.AddrPort
 		var addr net.Addr
 		var err error
 		switch {
+		case batch != nil && !pollAt.IsZero():
+			if d := time.Until(pollAt); d > 0 {
+				nap.Reset(d)
+				select {
+				case <-nap.C:
+				case <-h.done:
+					return
+				}
+			}
+			pollAt = time.Time{}
+			n, err = batch.tryRead()
 		case batch != nil:
 			n, err = batch.read()
 		case h.udp != nil:
@@ -728,7 +742,16 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 			}
 			continue
 		}
-		due := h.afterRead()
+		due, sends := h.afterRead()
+		switch {
+		case batch != nil && n == readBatch:
+			pollAt = time.Now() // more may be waiting: read on
+		case batch != nil && sends && !due.IsZero():
+			// Sends wait for a flush (a relay under load): rather than
+			// wake for every datagram meanwhile, read what came once the
+			// flush is due, and answer it in that flush.
+			pollAt = due
+		}
 		switch {
 		case !due.IsZero() && !due.Equal(deadline):
 			deadline = due
@@ -760,9 +783,10 @@ func (h *Host) flushNow() bool {
 // afterRead is the read loop's work once a read is handled, with h.mu
 // held on entry (released on return): it gives the events to the handler
 // and flushes what is new when FlushDelay allows, until nothing is left;
-// then it returns when a flush is due (zero when none is), and lets
-// others wake the send loop again.
-func (h *Host) afterRead() time.Time {
+// then it returns when a flush is due (zero when none is) and whether
+// packets (not only acknowledgements) wait for it, and lets others wake
+// the send loop again.
+func (h *Host) afterRead() (due time.Time, sends bool) {
 	for {
 		if h.handler != nil && h.eventsHead < len(h.events) && !h.closed {
 			h.mu.Unlock()
@@ -773,13 +797,19 @@ func (h *Host) afterRead() time.Time {
 		if h.closed || len(h.dirty) == 0 && len(h.outbox) == 0 {
 			h.readFlushes.Store(false)
 			h.mu.Unlock()
-			return time.Time{}
+			return time.Time{}, false
 		}
 		now := time.Now()
 		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 && !h.flushNow() {
+			for _, p := range h.dirty {
+				if len(p.outgoing) > 0 || len(p.outgoingSendReliable) > 0 {
+					sends = true
+					break
+				}
+			}
 			h.readFlushes.Store(false)
 			h.mu.Unlock()
-			return due
+			return due, sends
 		}
 		h.lastFlush = now
 		h.serviceTime = h.now()
