@@ -104,7 +104,7 @@ func TestBatchReader(t *testing.T) {
 					t.Fatalf("datagram %q", b)
 				}
 			})
-			if allocs > 0 {
+			if allocs > 0 && !raceEnabled {
 				t.Errorf("%v allocations a read", allocs)
 			}
 		})
