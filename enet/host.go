@@ -767,13 +767,15 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 // send would gain nothing from FlushDelay and lose by it: its reliable
 // window held packets back (the acknowledgements just read may let them
 // go, and a bulk sender's rate is its window per round trip, to which a
-// delay would add), it has a datagram's worth of commands queued (they
-// fill datagrams without waiting), or it is owed acknowledgements for a
+// delay would add), it has a datagram's worth of reliable packets
+// queued (they fill datagrams without waiting; unreliable ones keep the
+// delay, which paces a burst the receiver's socket could not take), or
+// it is owed acknowledgements for a
 // quarter of the window or a datagram's worth of them (the other side
 // may be such a sender, waiting for them).
 func (h *Host) flushNow() bool {
 	for _, p := range h.dirty {
-		if p.windowFull || len(p.outgoing)+len(p.outgoingSendReliable) >= maxPacketCommands ||
+		if p.windowFull || len(p.outgoingSendReliable) >= maxPacketCommands ||
 			p.ackedData >= max(p.windowSize, minWindowSize)/4 ||
 			len(p.acks)*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
 			return true
