@@ -33,6 +33,12 @@
 //		}
 //	}
 //
+// Instead of Service, Host.Handle gives the events to a function on the
+// host's own goroutines as they happen: a server that answers or relays
+// what it receives then does so with no hand-off between goroutines.
+// On Linux the host reads up to 16 datagrams per system call (recvmmsg),
+// and flushes what a read caused from the goroutine that read it.
+//
 // Peer.Send may be called from any goroutine; it copies the packet and
 // returns at once. Flags select the delivery: Reliable (ordered per
 // channel, resent until acknowledged), 0 (unreliable, sequenced: a packet

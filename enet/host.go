@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -127,14 +128,28 @@ type Host struct {
 
 	eventWake chan struct{}
 	sendWake  chan struct{}
-	done      chan struct{}
-	wg        sync.WaitGroup
+	// handler, when set (Handle), takes the events instead of Service;
+	// dispatching is held by the goroutine calling it (dispatch).
+	handler     func(Event)
+	dispatching sync.Mutex
+	reading     bool // the read loop is handling a datagram (under mu)
+	// readFlushes is set while the read loop runs between two reads: it
+	// flushes what is new itself before it reads again (or arms its read
+	// deadline for when the flush is due), so nothing need wake the send
+	// loop meanwhile.
+	readFlushes atomic.Bool
+	lastFlush   time.Time // the last flush of what was new (under mu)
+	done        chan struct{}
+	wg          sync.WaitGroup
 
 	// Statistics.
 	stats Stats
 	// queueSteps counts the steps of finding, queueing and dispatching
 	// incoming commands, for tests that bound that work.
 	queueSteps uint64
+	// sendWakes counts the wakes of the send loop, for tests that bound
+	// them.
+	sendWakes atomic.Uint64
 }
 
 // Stats counts a host's traffic and what it dropped.
@@ -195,8 +210,18 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 		h.compressor = NewCompressor(s.Compression)
 	}
 	h.serviceTime = h.now()
+	// The read buffers are made here, not on the read loop, so that
+	// the host has them once NewHost returns.
+	var batch *batchReader
+	var buf []byte
+	if h.udp != nil {
+		batch = newBatchReader(h.udp)
+	}
+	if batch == nil {
+		buf = make([]byte, 65536)
+	}
 	h.wg.Add(2)
-	go h.readLoop()
+	go h.readLoop(batch, buf)
 	go h.sendLoop()
 	return h, nil
 }
@@ -415,31 +440,11 @@ func (h *Host) ConnectAsync(addr net.Addr, channels int, data uint32) (*Peer, er
 func (h *Host) Service(ctx context.Context) (Event, error) {
 	for {
 		h.mu.Lock()
-		if h.eventsHead < len(h.events) {
-			ev := h.events[h.eventsHead]
-			h.events[h.eventsHead] = Event{}
-			h.eventsHead++
-			switch {
-			case h.eventsHead == len(h.events):
-				h.events = h.events[:0]
-				h.eventsHead = 0
-			case h.eventsHead >= 1024 && h.eventsHead > len(h.events)/2:
-				// A reader that never quite catches up: drop the taken
-				// events' room rather than let the queue grow.
-				n := copy(h.events, h.events[h.eventsHead:])
-				clear(h.events[n:])
-				h.events = h.events[:n]
-				h.eventsHead = 0
+		if h.handler == nil {
+			if ev, ok := h.nextEvent(); ok {
+				h.mu.Unlock()
+				return ev, nil
 			}
-			if ev.cost > 0 {
-				h.waiting -= ev.cost
-				if ev.Peer != nil {
-					ev.Peer.waiting -= ev.cost
-				}
-			}
-			ev.cost = 0
-			h.mu.Unlock()
-			return ev, nil
 		}
 		closed := h.closed
 		h.mu.Unlock()
@@ -451,6 +456,97 @@ func (h *Host) Service(ctx context.Context) (Event, error) {
 		case <-h.done:
 		case <-ctx.Done():
 			return Event{}, ctx.Err()
+		}
+	}
+}
+
+// nextEvent takes the next event, if any, under h.mu; its packet is no
+// longer charged to the peer's budgets.
+func (h *Host) nextEvent() (Event, bool) {
+	if h.eventsHead >= len(h.events) {
+		return Event{}, false
+	}
+	ev := h.events[h.eventsHead]
+	h.events[h.eventsHead] = Event{}
+	h.eventsHead++
+	switch {
+	case h.eventsHead == len(h.events):
+		h.events = h.events[:0]
+		h.eventsHead = 0
+	case h.eventsHead >= 1024 && h.eventsHead > len(h.events)/2:
+		// A reader that never quite catches up: drop the taken
+		// events' room rather than let the queue grow.
+		n := copy(h.events, h.events[h.eventsHead:])
+		clear(h.events[n:])
+		h.events = h.events[:n]
+		h.eventsHead = 0
+	}
+	if ev.cost > 0 {
+		h.waiting -= ev.cost
+		if ev.Peer != nil {
+			ev.Peer.waiting -= ev.cost
+		}
+	}
+	ev.cost = 0
+	return ev, true
+}
+
+// Handle makes the host give its events to fn instead of returning them
+// from Service, from now on (events waiting are given first): fn is
+// called on the host's own goroutines, those that read the socket and
+// keep time, one event at a time and in order. A received packet is then
+// read, handled and answered on one goroutine, with no hand-off to
+// another, which saves the cost of a wake per packet.
+//
+// fn must return soon: while it runs, the host reads no datagrams. It may
+// call the host's and its peers' methods (Send, Disconnect, ...), except
+// Close, which waits for the host's goroutines and so for fn; events those
+// calls cause are given to fn after it returns. The packet of an
+// EventReceive is fn's to keep; it may give it back with ReleasePacket.
+// Service waits (for the host to close, or its context) once a handler
+// is set. Handle can be called once; later calls do nothing.
+func (h *Host) Handle(fn func(Event)) {
+	h.mu.Lock()
+	if h.handler != nil || fn == nil {
+		h.mu.Unlock()
+		return
+	}
+	h.handler = fn
+	h.mu.Unlock()
+	h.dispatch()
+}
+
+// dispatch gives the waiting events to the handler, if there is one. One
+// goroutine dispatches at a time; a goroutine that finds another
+// dispatching leaves its events to it (the dispatcher looks again after
+// it lets go), so that neither the read nor the send loop ever waits for
+// a handler running on the other, and a handler that causes events does
+// not deadlock.
+func (h *Host) dispatch() {
+	for {
+		if !h.dispatching.TryLock() {
+			return
+		}
+		for {
+			h.mu.Lock()
+			fn := h.handler
+			if fn == nil || h.closed {
+				h.mu.Unlock()
+				break
+			}
+			ev, ok := h.nextEvent()
+			h.mu.Unlock()
+			if !ok {
+				break
+			}
+			fn(ev)
+		}
+		h.dispatching.Unlock()
+		h.mu.Lock()
+		more := h.handler != nil && !h.closed && h.eventsHead < len(h.events)
+		h.mu.Unlock()
+		if !more {
+			return
 		}
 	}
 }
@@ -515,6 +611,14 @@ func (h *Host) Close() error {
 
 func (h *Host) pushEvent(ev Event) {
 	h.events = append(h.events, ev)
+	if h.handler != nil {
+		// The read loop dispatches what its datagram caused; the send
+		// loop what anything else did (timeouts, the application's calls).
+		if !h.reading {
+			h.wakeSender()
+		}
+		return
+	}
 	select {
 	case h.eventWake <- struct{}{}:
 	default:
@@ -522,8 +626,12 @@ func (h *Host) pushEvent(ev Event) {
 }
 
 func (h *Host) wakeSender() {
+	if h.readFlushes.Load() {
+		return // the read loop looks before it reads again
+	}
 	select {
 	case h.sendWake <- struct{}{}:
+		h.sendWakes.Add(1)
 	default:
 	}
 }
@@ -535,24 +643,49 @@ func (h *Host) markDirty(p *Peer) {
 	}
 }
 
-// readLoop reads datagrams and runs them through the protocol.
-func (h *Host) readLoop() {
+// readLoop reads datagrams and runs them through the protocol: many at a
+// time where the system allows (batchReader), else one by one. On a UDP
+// socket it also flushes what they caused (acknowledgements, the
+// handler's sends) itself, at most once per FlushDelay, its read deadline
+// waking it when a flush is due: a received packet and its answers cost
+// no wake of another goroutine.
+func (h *Host) readLoop(batch *batchReader, buf []byte) {
 	defer h.wg.Done()
-	buf := make([]byte, 65536)
+	var deadline time.Time // the socket's read deadline, as set here
+	var pollAt time.Time   // batch: when to read again without waiting (zero: wait for datagrams)
+	nap := time.NewTimer(time.Hour)
+	nap.Stop()
 	for {
 		var n int
 		var ap netip.AddrPort
 		var addr net.Addr
 		var err error
-		if h.udp != nil {
+		switch {
+		case batch != nil && !pollAt.IsZero():
+			if d := time.Until(pollAt); d > 0 {
+				nap.Reset(d)
+				select {
+				case <-nap.C:
+				case <-h.done:
+					return
+				}
+			}
+			pollAt = time.Time{}
+			n, err = batch.tryRead()
+		case batch != nil:
+			n, err = batch.read()
+		case h.udp != nil:
 			n, ap, err = h.udp.ReadFromUDPAddrPort(buf)
 			ap = netip.AddrPortFrom(ap.Addr().Unmap(), ap.Port())
-		} else {
+		default:
 			n, addr, err = h.conn.ReadFrom(buf)
 			if ua, ok := addr.(*net.UDPAddr); ok && err == nil {
 				a := ua.AddrPort()
 				ap = netip.AddrPortFrom(a.Addr().Unmap(), a.Port())
 			}
+		}
+		if h.udp != nil {
+			h.readFlushes.Store(true)
 		}
 		if err != nil {
 			select {
@@ -561,14 +694,16 @@ func (h *Host) readLoop() {
 			default:
 			}
 			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
+			switch {
+			case errors.As(err, &ne) && ne.Timeout():
+				n = 0 // a flush is due
+			case errors.Is(err, net.ErrClosed):
+				return
+			default:
+				h.readFlushes.Store(false)
+				time.Sleep(time.Millisecond) // e.g. ICMP port unreachable
 				continue
 			}
-			if errors.Is(err, net.ErrClosed) {
-				return
-			}
-			time.Sleep(time.Millisecond) // e.g. ICMP port unreachable
-			continue
 		}
 		h.mu.Lock()
 		if h.closed {
@@ -576,14 +711,117 @@ func (h *Host) readLoop() {
 			return
 		}
 		h.serviceTime = h.now()
-		h.stats.DatagramsReceived++
-		h.stats.BytesReceived += uint64(n)
-		h.handleDatagram(buf[:n], ap, addr)
-		wake := len(h.dirty) > 0
-		h.mu.Unlock()
-		if wake {
-			h.wakeSender()
+		h.reading = true
+		if batch != nil {
+			for i := range n {
+				b, ap, ok := batch.datagram(i)
+				h.stats.DatagramsReceived++
+				h.stats.BytesReceived += uint64(len(b))
+				if !ok {
+					h.stats.DatagramsDropped++
+					continue
+				}
+				h.handleDatagram(b, ap, nil)
+			}
+		} else if n > 0 || err == nil {
+			h.stats.DatagramsReceived++
+			h.stats.BytesReceived += uint64(n)
+			h.handleDatagram(buf[:n], ap, addr)
 		}
+		h.reading = false
+		if h.udp == nil {
+			wake := len(h.dirty) > 0
+			handled := h.handler != nil && h.eventsHead < len(h.events)
+			h.mu.Unlock()
+			if handled {
+				h.dispatch()
+				wake = true
+			}
+			if wake {
+				h.wakeSender()
+			}
+			continue
+		}
+		due, sends := h.afterRead()
+		switch {
+		case batch != nil && n == readBatch:
+			pollAt = time.Now() // more may be waiting: read on
+		case batch != nil && sends && !due.IsZero():
+			// Sends wait for a flush (a relay under load): rather than
+			// wake for every datagram meanwhile, read what came once the
+			// flush is due, and answer it in that flush.
+			pollAt = due
+		}
+		switch {
+		case !due.IsZero() && !due.Equal(deadline):
+			deadline = due
+			h.udp.SetReadDeadline(due)
+		case due.IsZero() && !deadline.IsZero() && !deadline.After(time.Now()):
+			deadline = time.Time{}
+			h.udp.SetReadDeadline(deadline)
+		}
+	}
+}
+
+// flushNow reports, under h.mu, whether a peer with something new to
+// send would gain nothing from FlushDelay and lose by it: its reliable
+// window held packets back (the acknowledgements just read may let them
+// go, and a bulk sender's rate is its window per round trip, to which a
+// delay would add), it has a datagram's worth of reliable packets
+// queued (they fill datagrams without waiting; unreliable ones keep the
+// delay, which paces a burst the receiver's socket could not take), or
+// it is owed acknowledgements for a
+// quarter of the window or a datagram's worth of them (the other side
+// may be such a sender, waiting for them).
+func (h *Host) flushNow() bool {
+	for _, p := range h.dirty {
+		if p.windowFull || len(p.outgoingSendReliable) >= maxPacketCommands ||
+			p.ackedData >= max(p.windowSize, minWindowSize)/4 ||
+			len(p.acks)*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
+			return true
+		}
+	}
+	return false
+}
+
+// afterRead is the read loop's work once a read is handled, with h.mu
+// held on entry (released on return): it gives the events to the handler
+// and flushes what is new when FlushDelay allows, until nothing is left;
+// then it returns when a flush is due (zero when none is) and whether
+// packets (not only acknowledgements) wait for it, and lets others wake
+// the send loop again.
+func (h *Host) afterRead() (due time.Time, sends bool) {
+	for {
+		if h.handler != nil && h.eventsHead < len(h.events) && !h.closed {
+			h.mu.Unlock()
+			h.dispatch()
+			h.mu.Lock()
+			continue
+		}
+		if h.closed || len(h.dirty) == 0 && len(h.outbox) == 0 {
+			h.readFlushes.Store(false)
+			h.mu.Unlock()
+			return time.Time{}, false
+		}
+		now := time.Now()
+		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 && !h.flushNow() {
+			for _, p := range h.dirty {
+				if len(p.outgoing) > 0 || len(p.outgoingSendReliable) > 0 {
+					sends = true
+					break
+				}
+			}
+			h.readFlushes.Store(false)
+			h.mu.Unlock()
+			return due, sends
+		}
+		h.lastFlush = now
+		h.serviceTime = h.now()
+		h.sendOutgoing(false)
+		out := h.takeOutbox()
+		h.mu.Unlock()
+		h.write(out)
+		h.mu.Lock()
 	}
 }
 
@@ -596,7 +834,6 @@ func (h *Host) sendLoop() {
 	defer t.Stop()
 	delay := time.NewTimer(time.Hour)
 	delay.Stop()
-	var last time.Time // the last flush
 	for {
 		all := false
 		select {
@@ -606,7 +843,10 @@ func (h *Host) sendLoop() {
 			// At most one flush per FlushDelay: what is queued and owed
 			// meanwhile shares datagrams. After a quiet spell the flush
 			// is at once, so a lone packet waits for nothing.
-			if wait := h.cfg.FlushDelay - time.Since(last); h.cfg.FlushDelay > 0 && wait > 0 {
+			h.mu.Lock()
+			wait := h.cfg.FlushDelay - time.Since(h.lastFlush)
+			h.mu.Unlock()
+			if h.cfg.FlushDelay > 0 && wait > 0 {
 				delay.Reset(wait)
 				select {
 				case <-h.done:
@@ -618,7 +858,9 @@ func (h *Host) sendLoop() {
 				default:
 				}
 			}
-			last = time.Now()
+			h.mu.Lock()
+			h.lastFlush = time.Now()
+			h.mu.Unlock()
 		case <-t.C:
 			all = true
 		}
@@ -633,8 +875,12 @@ func (h *Host) sendLoop() {
 		}
 		h.sendOutgoing(all)
 		out := h.takeOutbox()
+		handled := h.handler != nil && h.eventsHead < len(h.events)
 		h.mu.Unlock()
 		h.write(out)
+		if handled {
+			h.dispatch()
+		}
 	}
 }
 

@@ -567,6 +567,7 @@ func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
 	}
 	p.outgoingDataTotal += uint32(commandSizes[cmdAcknowledge])
 	p.acks = append(p.acks, ack{sentTime: sentTime, command: c.command, channelID: c.channelID, seq: c.seq})
+	p.ackedData += uint32(c.dataLength)
 	h.markDirty(p)
 }
 

@@ -190,6 +190,9 @@ func (h *Host) sendAcks(p *Peer, body []byte, size int) ([]byte, int, bool) {
 	}
 	n := copy(p.acks, p.acks[i:])
 	p.acks = p.acks[:n]
+	if n == 0 {
+		p.ackedData = 0
+	}
 	return body, size, false
 }
 
@@ -241,6 +244,7 @@ func (h *Host) checkTimeouts(p *Peer) bool {
 // commands into the datagram body while they fit, the reliable window
 // allows and the throttle keeps unreliable ones.
 func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool, bool) {
+	p.windowFull = false
 	canPing := true
 	sentTime := false
 	windowWrap := false
@@ -295,6 +299,7 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 						uint32(ch.usedReliableWindows)&((((1<<(freeReliableWindows+2))-1)<<window)|
 							(((1<<(freeReliableWindows+2))-1)>>(reliableWindows-window))) != 0) {
 					windowWrap = true
+					p.windowFull = true
 					keepIt()
 					bDone = true
 					continue
@@ -303,6 +308,7 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 			if oc.data != nil {
 				windowSize := p.packetThrottle * p.windowSize / packetThrottleScale
 				if p.reliableDataInTransit+oc.fragmentLength > max(windowSize, p.mtu) {
+					p.windowFull = true
 					keepIt()
 					bDone = true
 					continue

@@ -97,7 +97,13 @@ type Peer struct {
 	incomingUnsequencedGroup, outgoingUnsequencedGroup uint16
 	unsequencedWindow                                  [unsequencedWindowSize / 32]uint32
 
-	acks                 []ack
+	acks []ack
+	// ackedData is the data of the commands acks acknowledges (about:
+	// kept until every owed acknowledgement has gone).
+	ackedData uint32
+	// windowFull: the reliable window held back a packet at the last
+	// datagram built (an acknowledgement may free it: flush at once).
+	windowFull           bool
 	sentReliable         []*outCmd
 	outgoing             []*outCmd
 	outgoingSendReliable []*outCmd
@@ -584,6 +590,7 @@ func (h *Host) changeState(p *Peer, s peerState) {
 // resetQueues drops everything queued for or from the peer.
 func (h *Host) resetQueues(p *Peer) {
 	p.acks = nil
+	p.ackedData = 0
 	p.sentReliable = nil
 	p.outgoing = nil
 	p.outgoingSendReliable = nil

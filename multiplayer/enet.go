@@ -101,11 +101,17 @@ type enetLink struct {
 	held []byte // the packet of the frame ReadFrame returned last, given back to ENet at the next read
 
 	mu     sync.Mutex
-	pre    []Frame // frames read before anything received
-	q      []enet.Event
+	pre    []Frame      // frames read before anything received
+	q      []enet.Event // received, not yet read or handled: q[qHead:]
+	qHead  int
 	qBytes int
 	err    error // set when the connection has ended
 	wake   chan struct{}
+
+	// Delivery to a Host (deliver), the host's side only.
+	handle func(Frame, error) error
+	fin    func(error) // nil once called
+	busy   bool        // a goroutine is handling the link's packets
 }
 
 func newENetLink(p *enet.Peer, o ENetOptions, server bool, id PeerID) *enetLink {
@@ -148,15 +154,124 @@ func (l *enetLink) signal() {
 	}
 }
 
-// end records why the connection ended; the first reason stays.
+// end records why the connection ended; the first reason stays. A link
+// delivering to a Host tells it, once the packet being handled (if any)
+// has been.
 func (l *enetLink) end(err error) {
 	l.mu.Lock()
 	if l.err == nil {
 		l.err = err
-		l.q, l.qBytes = nil, 0
+		l.q, l.qHead, l.qBytes = nil, 0, 0
 	}
+	fin := l.takeFinLocked()
 	l.mu.Unlock()
 	l.signal()
+	if fin != nil {
+		fin(l.err)
+	}
+}
+
+// takeFinLocked returns the Host's end function when it is due (the link
+// has ended and no packet is being handled), once.
+func (l *enetLink) takeFinLocked() func(error) {
+	if l.err == nil || l.busy || l.fin == nil {
+		return nil
+	}
+	fin := l.fin
+	l.fin = nil
+	return fin
+}
+
+// deliver (deliverer) hands the link's packets to handle from now on: on
+// the ENet host's goroutine as they arrive (receive), or here for those
+// that came first.
+func (l *enetLink) deliver(handle func(Frame, error) error, end func(error)) {
+	l.mu.Lock()
+	l.handle, l.fin = handle, end
+	if fin := l.takeFinLocked(); fin != nil {
+		l.mu.Unlock()
+		fin(l.err)
+		return
+	}
+	l.run()
+}
+
+// receive is a packet of the link, on the ENet host's goroutine: handled
+// now when the link delivers to a Host and nothing is ahead of it,
+// queued otherwise.
+func (l *enetLink) receive(ev enet.Event) {
+	l.mu.Lock()
+	if l.handle == nil || l.busy || l.qHead < len(l.q) {
+		l.mu.Unlock()
+		l.push(ev)
+		return
+	}
+	if l.err != nil {
+		l.mu.Unlock()
+		l.peer.Host().ReleasePacket(ev.Packet)
+		return
+	}
+	l.busy = true
+	l.mu.Unlock()
+	l.handleEvent(ev)
+	l.mu.Lock()
+	l.busy = false
+	l.run()
+}
+
+// run handles the queued packets until there are none, with l.mu held on
+// entry; it returns with it released. One goroutine handles the link's
+// packets at a time (busy).
+func (l *enetLink) run() {
+	if l.busy || l.handle == nil {
+		l.mu.Unlock()
+		return
+	}
+	l.busy = true
+	for l.err == nil {
+		ev, ok := l.pop()
+		if !ok {
+			break
+		}
+		l.mu.Unlock()
+		l.handleEvent(ev)
+		l.mu.Lock()
+	}
+	l.busy = false
+	fin := l.takeFinLocked()
+	l.mu.Unlock()
+	if fin != nil {
+		fin(l.err)
+	}
+}
+
+// handleEvent gives a received packet to the Host, then back to ENet.
+func (l *enetLink) handleEvent(ev enet.Event) {
+	f, ok, err := l.decode(ev)
+	var stop error
+	if err != nil || ok {
+		stop = l.handle(f, err)
+	}
+	// The frame's data is the packet's, which the Host is done with.
+	l.peer.Host().ReleasePacket(ev.Packet)
+	if stop != nil {
+		l.end(stop)
+	}
+}
+
+// pop takes the oldest queued packet, under l.mu.
+func (l *enetLink) pop() (enet.Event, bool) {
+	if l.qHead >= len(l.q) {
+		return enet.Event{}, false
+	}
+	ev := l.q[l.qHead]
+	l.q[l.qHead] = enet.Event{}
+	l.qHead++
+	if l.qHead == len(l.q) {
+		l.q, l.qHead = l.q[:0], 0
+	}
+	l.qBytes -= len(ev.Packet)
+	return ev, true
 }
 
 func (l *enetLink) ReadFrame() (Frame, error) {
@@ -174,11 +289,7 @@ func (l *enetLink) ReadFrame() (Frame, error) {
 			l.mu.Unlock()
 			return f, nil
 		}
-		if len(l.q) > 0 {
-			ev := l.q[0]
-			l.q[0] = enet.Event{}
-			l.q = l.q[1:]
-			l.qBytes -= len(ev.Packet)
+		if ev, ok := l.pop(); ok {
 			l.mu.Unlock()
 			f, ok, err := l.decode(ev)
 			if ok && f.Kind == FrameData {
@@ -320,6 +431,12 @@ func (l *enetLink) WriteFrame(f Frame) error {
 // queue or goroutine of its own for the peer, nor a copy of each frame.
 func (l *enetLink) queueFrame(f Frame) error {
 	err := l.WriteFrame(f)
+	if errors.Is(err, enet.ErrNotConnected) {
+		// The peer has gone, and the ENet event that says so is on its
+		// way to the Host, which lets the client go then: the frame
+		// goes nowhere, and the client is not dropped for it.
+		return nil
+	}
 	if errors.Is(err, enet.ErrQueueFull) {
 		return fmt.Errorf("%w: %w", ErrBudget, err)
 	}
@@ -370,71 +487,60 @@ func ListenENet(ctx context.Context, addr string, o ENetOptions) (Listener, erro
 		slots = enet.DefaultPeerLimit
 	}
 	l := &enetListener{h: h, o: o, accept: make(chan *enetLink, slots), links: map[*enet.Peer]*enetLink{}, ids: map[PeerID]*enetLink{}, done: make(chan struct{})}
-	l.ctx, l.cancel = context.WithCancel(context.Background())
-	go l.serve()
+	// The listener takes ENet's events on ENet's own goroutine: a packet
+	// is read, handled by the Host and relayed there, with no hand-off.
+	h.Handle(l.handle)
 	return l, nil
 }
 
 type enetListener struct {
 	h      *enet.Host
 	o      ENetOptions
-	ctx    context.Context
-	cancel context.CancelFunc
 	accept chan *enetLink
 	done   chan struct{}
+	once   sync.Once
 
 	mu    sync.Mutex
 	links map[*enet.Peer]*enetLink
 	ids   map[PeerID]*enetLink
 }
 
-func (l *enetListener) serve() {
-	defer close(l.done)
-	for {
-		ev, err := l.h.Service(l.ctx)
-		if err != nil {
-			l.mu.Lock()
-			for _, lk := range l.links {
-				lk.end(io.EOF)
-			}
+// handle is an event of the ENet host.
+func (l *enetListener) handle(ev enet.Event) {
+	l.mu.Lock()
+	lk := l.links[ev.Peer]
+	switch ev.Type {
+	case enet.EventConnect:
+		// NetworkedMultiplayerENet::poll and ENetMultiplayerPeer's
+		// connect event: ids below 2 and taken ids are reset.
+		if !enet.ValidGodotClientID(ev.Data, func(id uint32) bool { return l.ids[PeerID(id)] != nil }) {
 			l.mu.Unlock()
+			ev.Peer.Reset()
 			return
 		}
-		l.mu.Lock()
-		lk := l.links[ev.Peer]
-		switch ev.Type {
-		case enet.EventConnect:
-			// NetworkedMultiplayerENet::poll and ENetMultiplayerPeer's
-			// connect event: ids below 2 and taken ids are reset.
-			if !enet.ValidGodotClientID(ev.Data, func(id uint32) bool { return l.ids[PeerID(id)] != nil }) {
-				l.mu.Unlock()
-				ev.Peer.Reset()
-				continue
-			}
-			lk = newENetLink(ev.Peer, l.o, true, PeerID(ev.Data))
-			l.links[ev.Peer], l.ids[lk.id] = lk, lk
-			l.mu.Unlock()
-			select {
-			case l.accept <- lk:
-			default: // cannot happen (see ListenENet); refuse, and say so
-				l.remove(lk)
-				ev.Peer.DisconnectNow(0)
-			}
-			continue
-		case enet.EventReceive:
-			l.mu.Unlock()
-			if lk != nil {
-				lk.push(ev)
-			}
-			continue
-		case enet.EventDisconnect:
-			l.mu.Unlock()
-			if lk != nil {
-				l.remove(lk)
-				lk.end(io.EOF)
-			}
-			continue
+		lk = newENetLink(ev.Peer, l.o, true, PeerID(ev.Data))
+		l.links[ev.Peer], l.ids[lk.id] = lk, lk
+		l.mu.Unlock()
+		select {
+		case l.accept <- lk:
+		default: // cannot happen (see ListenENet); refuse, and say so
+			l.remove(lk)
+			ev.Peer.DisconnectNow(0)
 		}
+	case enet.EventReceive:
+		l.mu.Unlock()
+		if lk != nil {
+			lk.receive(ev)
+		} else {
+			l.h.ReleasePacket(ev.Packet)
+		}
+	case enet.EventDisconnect:
+		l.mu.Unlock()
+		if lk != nil {
+			l.remove(lk)
+			lk.end(io.EOF)
+		}
+	default:
 		l.mu.Unlock()
 	}
 }
@@ -460,9 +566,19 @@ func (l *enetListener) Accept(ctx context.Context) (Link, error) {
 }
 
 func (l *enetListener) Close() error {
-	l.cancel()
 	err := l.h.Close()
-	<-l.done
+	l.once.Do(func() {
+		close(l.done)
+		l.mu.Lock()
+		links := make([]*enetLink, 0, len(l.links))
+		for _, lk := range l.links {
+			links = append(links, lk)
+		}
+		l.mu.Unlock()
+		for _, lk := range links {
+			lk.end(io.EOF)
+		}
+	})
 	return err
 }
 

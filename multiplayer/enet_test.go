@@ -2,8 +2,11 @@ package multiplayer
 
 import (
 	"context"
+	"fmt"
 	"net"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -305,4 +308,43 @@ func FuzzENetDecode(f *testing.F) {
 			t.Fatalf("%d-byte packet gave %d bytes on channel %d", len(pkt), len(fr.Data), fr.Channel)
 		}
 	})
+}
+
+// TestENetHostNoGoroutinePerClient: a Host serving ENet clients reads,
+// handles and relays their packets on the ENet host's goroutine, with no
+// goroutine of its own per client.
+func TestENetHostNoGoroutinePerClient(t *testing.T) {
+	for _, fam := range []variant.Family{variant.Godot4, variant.Godot3} {
+		t.Run(fam.String(), func(t *testing.T) {
+			h, addr := startHostENet(t, HostOptions{Godot: fam}, ENetOptions{})
+			logs := make([]*chatLog, 4)
+			cs := make([]*Client, 4)
+			for i := range cs {
+				l := newChatLog()
+				logs[i] = l
+				cs[i] = joinENet(t, addr, ClientOptions{Godot: fam, OnBytes: func(from PeerID, data []byte) {
+					l.add(fmt.Sprintf("bytes %d %x", from, data))
+				}}, ENetOptions{})
+			}
+			for deadline := time.Now().Add(5 * time.Second); len(h.Peers()) < len(cs) && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
+			for deadline := time.Now().Add(5 * time.Second); len(cs[0].Peers()) < len(cs) && time.Now().Before(deadline); {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := cs[0].SendBytes(Broadcast, []byte{4, 2}, Reliable, 0); err != nil {
+				t.Fatal(err)
+			}
+			for _, l := range logs[1:] {
+				l.wait(t, fmt.Sprintf("bytes %d 0402", cs[0].ID()))
+			}
+			buf := make([]byte, 1<<20)
+			stacks := string(buf[:runtime.Stack(buf, true)])
+			for _, fn := range []string{"multiplayer.(*Host).readLoop", "multiplayer.(*Host).writeLoop", "multiplayer.(*Host).ServeLink"} {
+				if n := strings.Count(stacks, fn+"("); n > 0 {
+					t.Errorf("%d goroutines in %s with %d ENet clients", n, fn, len(cs))
+				}
+			}
+		})
+	}
 }

@@ -201,6 +201,14 @@ type Event struct {
 
 // Host is a multiplayer host (peer id 1) that Godot clients join:
 // SceneMultiplayer's server side with a Go program in place of the game.
+//
+// A client's packets are handled on "the peer's goroutine": over
+// WebSocket (and other Links) a goroutine of the Host's for each client;
+// over ENet (ListenENet) the ENet host's own receive goroutine, for all of
+// its clients one packet at a time, as the engine handles them on its main
+// thread, so that a relayed packet costs no hand-off between goroutines.
+// There the RPC methods, OnBytes, Observe and OnDisconnect should return
+// soon: while one runs, the listener's other clients wait.
 type Host struct {
 	*session
 	o      HostOptions
@@ -284,7 +292,8 @@ func NewHost(o HostOptions, nodes ...Node) (*Host, error) {
 }
 
 // Serve accepts clients from l until ctx is done or the host is closed,
-// and serves each on its own goroutines. It closes l before returning.
+// and serves each (on goroutines of its own, or for ENet on the
+// transport's). It closes l before returning.
 func (h *Host) Serve(ctx context.Context, l Listener) error {
 	defer l.Close()
 	stop := context.AfterFunc(h.ctx, func() { l.Close() })
@@ -298,16 +307,27 @@ func (h *Host) Serve(ctx context.Context, l Listener) error {
 			return err
 		}
 		h.wg.Add(1)
-		go func() {
-			defer h.wg.Done()
-			h.ServeLink(link)
-		}()
+		h.startLink(link, func(error) { h.wg.Done() })
 	}
 }
 
 // ServeLink serves one client on a Link the caller accepted, until it
 // leaves or is dropped; it returns why. The Link is closed on return.
 func (h *Host) ServeLink(link Link) error {
+	done := make(chan error, 1)
+	h.startLink(link, func(err error) { done <- err })
+	err := <-done
+	if err == io.EOF {
+		return nil
+	}
+	return err
+}
+
+// startLink serves one client as ServeLink does, without waiting: after
+// is called once the client has left (or was refused) and its Link is
+// closed. A Link that delivers its frames itself (ENet's) needs no
+// goroutine of the host's; any other is read on a goroutine of its own.
+func (h *Host) startLink(link Link, after func(error)) {
 	p, err := h.join(link)
 	if err != nil {
 		if r, ok := link.(refuser); ok {
@@ -315,19 +335,24 @@ func (h *Host) ServeLink(link Link) error {
 		} else {
 			link.Close()
 		}
-		return err
+		after(err)
+		return
+	}
+	end := func(err error) {
+		h.leave(p, err)
+		p.q.wait()
+		p.q.discard() // gives what was left back to the shared budget
+		link.Close()
+		after(err)
+	}
+	if d, ok := link.(deliverer); ok {
+		// Frames go straight to the transport's queue.
+		d.deliver(func(f Frame, err error) error { return h.onFrame(p, f, err) }, end)
+		return
 	}
 	// The queue's writer starts with the first frame queued (none for a
 	// transport that queues frames itself).
-	err = h.readLoop(p)
-	h.leave(p, err)
-	p.q.wait()
-	p.q.discard() // gives what was left back to the shared budget
-	link.Close()
-	if err == io.EOF {
-		return nil
-	}
-	return err
+	go func() { end(h.readLoop(p)) }()
 }
 
 // refuser is a Link that can tell a client it refuses why, as the
@@ -657,31 +682,36 @@ func (h *Host) readLoop(p *hostPeer) error {
 		}
 		f, err := p.link.ReadFrame()
 		if err != nil {
-			var pe *PacketError
-			if errors.As(err, &pe) {
-				if h.peerError(p, &Event{From: p.id}, err) {
-					return err
-				}
-				continue
+			if _, ok := errors.AsType[*PacketError](err); !ok {
+				return err
 			}
-			return err
 		}
-		if f.Kind != FrameData {
-			h.peerError(p, &Event{From: p.id}, perr(0, CmdUnknown, ErrInvalidPacket, "a client sent a system message"))
-			continue
-		}
-		if h.o.Meter != nil {
-			h.o.Meter.PacketIn(commandOf(h.o.Godot, f.Data), len(f.Data))
-		}
-		if h.o.Godot == variant.Godot3 {
-			err = h.receive3(p, f)
-		} else {
-			err = h.receive4(p, f)
-		}
-		if err != nil {
+		if err := h.onFrame(p, f, err); err != nil {
 			return err
 		}
 	}
+}
+
+// onFrame handles a frame read from p's link, or the *PacketError its
+// link could not make a frame of (readErr); an error ends the client.
+func (h *Host) onFrame(p *hostPeer, f Frame, readErr error) error {
+	if readErr != nil {
+		if h.peerError(p, &Event{From: p.id}, readErr) {
+			return readErr
+		}
+		return nil
+	}
+	if f.Kind != FrameData {
+		h.peerError(p, &Event{From: p.id}, perr(0, CmdUnknown, ErrInvalidPacket, "a client sent a system message"))
+		return nil
+	}
+	if h.o.Meter != nil {
+		h.o.Meter.PacketIn(commandOf(h.o.Godot, f.Data), len(f.Data))
+	}
+	if h.o.Godot == variant.Godot3 {
+		return h.receive3(p, f)
+	}
+	return h.receive4(p, f)
 }
 
 // peerError records a refused packet and shows it to Observe; true when p

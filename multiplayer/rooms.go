@@ -322,10 +322,26 @@ func (rs *Rooms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	go rs.serve(room, newWSLink(c, rs.ws))
 }
 
-// serve serves one admitted client of room.
+// serve serves one admitted client of room, until it leaves.
 func (rs *Rooms) serve(room *Room, link Link) {
+	done := make(chan struct{})
+	rs.start(room, link, func() { close(done) })
+	<-done
+}
+
+// start serves one admitted client of room, without waiting for it to
+// leave: on the transport's goroutine (ENet) or one of its own. after is
+// called once it has left.
+func (rs *Rooms) start(room *Room, link Link, after func()) {
+	room.host.startLink(link, func(error) {
+		rs.left(room)
+		after()
+	})
+}
+
+// left counts a client of room out.
+func (rs *Rooms) left(room *Room) {
 	defer rs.wg.Done()
-	room.host.ServeLink(link)
 	rs.mu.Lock()
 	room.peers--
 	rs.peers--
@@ -610,7 +626,7 @@ func (rs *Rooms) acceptLinks(room *Room, l Listener) {
 			link.Close()
 			continue
 		}
-		go rs.serve(room, link)
+		rs.start(room, link, func() {})
 	}
 }
 

@@ -82,6 +82,18 @@ type queuer interface {
 	queueFrame(Frame) error
 }
 
+// deliverer is a Link that hands each frame it receives to the Host as it
+// arrives, on the transport's own goroutine (ENet's), so that a message is
+// read, handled and relayed with no goroutine of the Host's per client
+// and no hand-off between goroutines. deliver is called once, instead of
+// reading the Link: handle is given the link's frames (or the
+// *PacketError of one it could not read) one at a time and in order, and
+// an error it returns ends the link; end is called once, after the last
+// handle has returned, with why the link ended.
+type deliverer interface {
+	deliver(handle func(Frame, error) error, end func(error))
+}
+
 // ClientIDLink is a Link whose client chose its own id, as Godot's ENet
 // clients do (the id travels with the connection). A Host admits such a
 // client with that id, and refuses it when the id is below 2 or taken.

@@ -1,0 +1,255 @@
+package enet
+
+import (
+	"context"
+	"encoding/binary"
+	"testing"
+	"time"
+)
+
+// TestHandle: a host with a handler gets every event there, in order (the
+// connect, the packets of a channel as sent, the disconnect), may answer
+// from the handler, and Service returns nothing meanwhile.
+func TestHandle(t *testing.T) {
+	srv, err := Listen("udp4", "127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	events := make(chan Event, 1024)
+	srv.Handle(func(ev Event) {
+		if ev.Type == EventReceive {
+			// Answer at once, from the handler; then give the packet back.
+			if err := ev.Peer.Send(ev.Channel, ev.Packet, ev.Flags); err != nil {
+				t.Errorf("send from the handler: %v", err)
+			}
+			b := append([]byte(nil), ev.Packet...)
+			srv.ReleasePacket(ev.Packet)
+			ev.Packet = b
+		}
+		events <- ev
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 2, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	const n = 200
+	for i := range n {
+		if err := cp.Send(1, binary.LittleEndian.AppendUint32(nil, uint32(i)), Reliable); err != nil {
+			t.Fatal(err)
+		}
+	}
+	take := func() Event {
+		t.Helper()
+		select {
+		case ev := <-events:
+			return ev
+		case <-ctx.Done():
+			t.Fatal("no event")
+		}
+		return Event{}
+	}
+	if ev := take(); ev.Type != EventConnect || ev.Data != 7 {
+		t.Fatalf("first event %v data %d", ev.Type, ev.Data)
+	}
+	for i := range n {
+		ev := take()
+		if ev.Type != EventReceive || ev.Channel != 1 || binary.LittleEndian.Uint32(ev.Packet) != uint32(i) {
+			t.Fatalf("event %d: %v channel %d packet %x", i, ev.Type, ev.Channel, ev.Packet)
+		}
+	}
+	for i := range n {
+		ev, err := cli.Service(ctx)
+		for err == nil && ev.Type != EventReceive {
+			ev, err = cli.Service(ctx)
+		}
+		if err != nil {
+			t.Fatalf("answer %d: %v", i, err)
+		}
+		if got := binary.LittleEndian.Uint32(ev.Packet); got != uint32(i) {
+			t.Fatalf("answer %d is %d", i, got)
+		}
+	}
+	sctx, scancel := context.WithTimeout(ctx, 50*time.Millisecond)
+	defer scancel()
+	if ev, err := srv.Service(sctx); err == nil {
+		t.Fatalf("Service returned %v with a handler", ev.Type)
+	}
+	cp.Disconnect(3)
+	if ev := take(); ev.Type != EventDisconnect || ev.Data != 3 {
+		t.Fatalf("last event %v data %d", ev.Type, ev.Data)
+	}
+}
+
+// TestHandleLater: events that came before Handle are given to the
+// handler first; a timeout (found by the host's send loop) and a peer
+// reset by the application reach the handler too.
+func TestHandleLater(t *testing.T) {
+	cfg := &Config{TimeoutMinimum: 200 * time.Millisecond, TimeoutMaximum: time.Second, PingInterval: 50 * time.Millisecond}
+	srv, err := Listen("udp4", "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cli2, _, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli2.Close()
+	if err := cp.Send(0, []byte("early"), Reliable); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // the packet waits in the host's queue
+	events := make(chan Event, 16)
+	srv.Handle(func(ev Event) { events <- ev })
+	take := func() Event {
+		t.Helper()
+		select {
+		case ev := <-events:
+			return ev
+		case <-ctx.Done():
+			t.Fatal("no event")
+		}
+		return Event{}
+	}
+	var second *Peer
+	for _, want := range []EventType{EventConnect, EventConnect, EventReceive} {
+		ev := take()
+		if ev.Type != want {
+			t.Fatalf("event %v, want %v", ev.Type, want)
+		}
+		if ev.Type == EventReceive && string(ev.Packet) != "early" {
+			t.Fatalf("packet %q", ev.Packet)
+		}
+		if ev.Data == 2 {
+			second = ev.Peer
+		}
+	}
+	cli.Close() // no DISCONNECT: the send loop times it out
+	if ev := take(); ev.Type != EventDisconnect || ev.Data != 0 {
+		t.Fatalf("timeout: %v data %d", ev.Type, ev.Data)
+	}
+	if second == nil {
+		t.Fatal("no second peer")
+	}
+	second.DisconnectNow(0) // this side reports nothing for its own DisconnectNow
+	select {
+	case ev := <-events:
+		t.Fatalf("event %v after DisconnectNow", ev.Type)
+	case <-time.After(100 * time.Millisecond):
+	}
+}
+
+// TestReadLoopFlushes: a host that answers each packet from its handler
+// sends the answers (and its acknowledgements) from its read loop, with
+// no wake of its send loop per packet.
+func TestReadLoopFlushes(t *testing.T) {
+	srv, err := Listen("udp4", "127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	srv.Handle(func(ev Event) {
+		if ev.Type == EventReceive {
+			ev.Peer.Send(ev.Channel, ev.Packet, ev.Flags)
+			srv.ReleasePacket(ev.Packet)
+		}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 7, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	const n = 200
+	before := srv.sendWakes.Load()
+	for i := range n {
+		if err := cp.Send(0, binary.LittleEndian.AppendUint32(nil, uint32(i)), Reliable); err != nil {
+			t.Fatal(err)
+		}
+		ev, err := cli.Service(ctx)
+		for err == nil && ev.Type != EventReceive {
+			ev, err = cli.Service(ctx)
+		}
+		if err != nil {
+			t.Fatalf("answer %d: %v", i, err)
+		}
+		if got := binary.LittleEndian.Uint32(ev.Packet); got != uint32(i) {
+			t.Fatalf("answer %d is %d", i, got)
+		}
+	}
+	if w := srv.sendWakes.Load() - before; w > n/10 {
+		t.Errorf("the send loop was woken %d times for %d answers", w, n)
+	}
+}
+
+// TestBulkNotThrottledByFlushDelay: a reliable bulk transfer much larger
+// than the window is not held back by FlushDelay, on either side: the
+// sender flushes at once when the window held packets back and an
+// acknowledgement arrives, the receiver when it owes acknowledgements for
+// a good part of the window. With a FlushDelay of a second, each of the
+// transfer's round trips would otherwise take one.
+func TestBulkNotThrottledByFlushDelay(t *testing.T) {
+	cfg := &Config{FlushDelay: time.Second}
+	srv, err := Listen("udp4", "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	const n, size = 400, 1000 // 400 KB: six windows of 64 KB
+	first := make(chan struct{})
+	all := make(chan struct{})
+	got := 0
+	srv.Handle(func(ev Event) {
+		if ev.Type != EventReceive {
+			return
+		}
+		if got == 0 {
+			close(first)
+		}
+		got++
+		if got == n {
+			close(all)
+		}
+		srv.ReleasePacket(ev.Packet)
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 7, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cli.Close()
+	data := make([]byte, size)
+	for range n {
+		if err := cp.Send(0, data, Reliable); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The first flush may wait for the delay (the handshake has just
+	// flushed); the rest of the transfer must not.
+	select {
+	case <-first:
+	case <-ctx.Done():
+		t.Fatal("nothing received")
+	}
+	start := time.Now()
+	select {
+	case <-all:
+	case <-ctx.Done():
+		t.Fatalf("not all %d packets received", n)
+	}
+	if d := time.Since(start); d > 2500*time.Millisecond {
+		t.Errorf("the transfer took %v after its first packet: FlushDelay held it back", d)
+	}
+}
