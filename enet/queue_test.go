@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"net/netip"
 	"testing"
+	"time"
 )
 
 // replayPeer connects a peer to a replay host by calling its datagram
@@ -96,7 +97,9 @@ func takeEvents(h *Host) []Event {
 // the queue for every insertion (392 million steps for one channel).
 func TestReverseReliableIsLinear(t *testing.T) {
 	const channels, n = 8, 28000
-	h := newReplayHost(t, &Config{MaxWaitingData: 64 << 20})
+	// The replay peer acknowledges nothing: on a loaded machine the
+	// test may run past the default 5 s timeout, which would disconnect it.
+	h := newReplayHost(t, &Config{MaxWaitingData: 64 << 20, TimeoutMinimum: 10 * time.Minute, TimeoutMaximum: 10 * time.Minute})
 	defer h.Close()
 	r := connectReplay(t, h, netip.MustParseAddrPort("127.0.0.1:5000"), channels)
 	h.mu.Lock()
