@@ -154,7 +154,11 @@ type Config struct {
 	// datagrams, as with libenet, which sends once per enet_host_service
 	// call (Godot: once a frame). A flush after a quiet spell goes at
 	// once, so FlushDelay delays packets only when they come faster than
-	// one per FlushDelay. Default 1 ms; negative flushes at every Send.
+	// one per FlushDelay; so does a flush for a peer whose reliable
+	// window held packets back, that has a datagram's worth of reliable
+	// packets queued, or that is owed acknowledgements for a quarter of
+	// its window, so that a bulk reliable sender is not slowed by it.
+	// Default 1 ms; negative flushes at every Send.
 	FlushDelay time.Duration
 }
 
