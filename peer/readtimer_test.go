@@ -2,10 +2,13 @@ package peer
 
 import (
 	"errors"
+	"fmt"
 	"net"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/gorilla/websocket"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -160,5 +163,63 @@ func TestWebSocketReadDeadlines(t *testing.T) {
 	// timeout, 1 minute).
 	if n := sets.Load(); n > 4 {
 		t.Errorf("%d read deadlines set for %d messages", n, messages)
+	}
+}
+
+// WebSocket pings are activity: a client that only pings, more often than
+// the idle timeout, keeps its connection; once it stops, the idle timeout
+// closes it.
+func TestWebSocketPingsKeepAlive(t *testing.T) {
+	ctx := testCtx(t)
+	const idle = 200 * time.Millisecond
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", Options{IdleTimeout: idle, CloseTimeout: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ws, _, err := websocket.DefaultDialer.DialContext(ctx, "ws://"+l.Addr().String(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	go func() { // the pongs
+		for {
+			if _, _, err := ws.NextReader(); err != nil {
+				return
+			}
+		}
+	}()
+	s, err := l.Accept(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	got := make(chan error, 2)
+	go func() {
+		v, err := s.ReadValue()
+		if err == nil && v != variant.Int(7) {
+			err = fmt.Errorf("got %v", v)
+		}
+		got <- err
+		_, err = s.ReadValue()
+		got <- err
+	}()
+	for range 8 { // 4 idle timeouts
+		time.Sleep(idle / 4)
+		if err := ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := ws.WriteMessage(websocket.BinaryMessage, []byte{2, 0, 0, 0, 7, 0, 0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-got; err != nil {
+		t.Fatalf("a client that pinged: %v", err)
+	}
+	start := time.Now()
+	if err := <-got; !errors.Is(err, ErrIdleTimeout) {
+		t.Errorf("a silent client: %v, want ErrIdleTimeout", err)
+	} else if d := time.Since(start); d < idle/2 {
+		t.Errorf("idle timeout after %v, want %v", d, idle)
 	}
 }
