@@ -1039,12 +1039,14 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 		h.mu.Lock()
 		nd, m, err := h.resolve(p.remote, e)
 		h.mu.Unlock()
-		if err == nil {
+		switch {
+		case err != nil:
+		case h.o.Meter != nil:
 			start := time.Now()
 			err = h.dispatch(h.ctx, HostID, nd, m, e)
-			if h.o.Meter != nil {
-				h.o.Meter.RPC(time.Since(start))
-			}
+			h.o.Meter.RPC(time.Since(start))
+		default:
+			err = h.dispatch(h.ctx, HostID, nd, m, e) // no clock reading without a Meter
 		}
 		if err != nil {
 			h.refuseEvent(p, e, err)

@@ -34,24 +34,43 @@ func isLimit(err error) bool {
 		errors.Is(err, frame.ErrBudget) || errors.Is(err, ErrInvalidUTF8)
 }
 
-// readTimer combines the user's read deadline with the idle and frame
-// timeouts into the deadline of the underlying connection. arm is called
-// before each read of the underlying connection, received when data has
-// arrived, endFrame when the frame is whole.
-// setUser may be called from any goroutine; the others from the reader.
+// readTimer enforces the idle and frame timeouts, and the user's read
+// deadline, through the read deadline of the underlying connection, which
+// it moves only when it must. Reads of the connection go through read
+// (timedConn), which takes one clock reading a read (none for what a
+// buffer above it serves) and sets the connection's deadline only when it
+// must come earlier, or is about to pass, than the earliest of the three
+// that is due; a deadline left behind that passes before any of them is
+// due is set again and the read goes on. So the timeouts strike when they
+// are due, no earlier, and a busy connection sets its deadline about once
+// per timeout rather than on every read.
+//
+// beginFrame and endFrame are called by the reader (the frame's clock
+// starts at the first read of the connection that the frame waits for);
+// setUser may be called from any goroutine.
 type readTimer struct {
-	set         func(time.Time) error
+	setDeadline func(time.Time) error // the connection's
 	idle, frame time.Duration
+	slack       time.Duration // a deadline this close is moved before a read
+	// streamFrames: every byte read belongs to the current frame (a
+	// stream's frame reader reads no further ahead than its frame);
+	// otherwise beginFrame says when a frame has begun.
+	streamFrames bool
 
-	mu       sync.Mutex
-	user     time.Time // the user's deadline; zero: none
-	limit    time.Time // the idle or frame deadline last armed
-	frameEnd time.Time // zero between frames
+	// The reader's own.
 	// The idle time counts from quiet, set when a read starts after one
 	// that returned data (or the first): a read that timed out on the
 	// user's deadline and is tried again does not start it afresh.
-	quiet time.Time
-	fresh bool
+	quiet    time.Time
+	fresh    bool
+	inFrame  bool      // part of a frame has arrived
+	frameEnd time.Time // when the frame must be whole; zero: its clock has not started
+	idleEnd  time.Time // the idle deadline of the read under way
+
+	mu    sync.Mutex
+	user  time.Time // the user's deadline; zero: none
+	dl    time.Time // the connection's deadline; zero: none
+	stale bool      // dl passed early: the connection's deadline must be set again
 }
 
 // idleGrace is the least time a read is given when the idle time has
@@ -64,79 +83,94 @@ func newReadTimer(set func(time.Time) error, idle, frame time.Duration) *readTim
 	if idle <= 0 && frame <= 0 {
 		return nil
 	}
-	return &readTimer{set: set, idle: idle, frame: frame, fresh: true}
+	slack := idle
+	if frame > 0 && (slack <= 0 || frame < slack) {
+		slack = frame
+	}
+	return &readTimer{setDeadline: set, idle: idle, frame: frame, slack: slack / 8, fresh: true}
 }
 
 func (t *readTimer) setUser(d time.Time) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.user = d
-	return t.apply()
-}
-
-// apply sets the earlier of the user's and the limit's deadline; mu is
-// held.
-func (t *readTimer) apply() error {
-	d := t.limit
-	if !t.user.IsZero() && (d.IsZero() || t.user.Before(d)) {
-		d = t.user
+	if !d.IsZero() && (t.dl.IsZero() || d.Before(t.dl)) {
+		t.dl = d // a read under way must end by d; a later d waits for the next read
+		return t.setDeadline(d)
 	}
-	return t.set(d)
+	return nil
 }
 
-// arm sets the deadline of the next read of the underlying connection.
-func (t *readTimer) arm() {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.limit = time.Time{}
+// read reads from nc once, under the timeouts, and returns what a
+// net.Conn's Read does, or an error matching ErrIdleTimeout or
+// ErrFrameTimeout when one of them struck.
+func (t *readTimer) read(nc net.Conn, p []byte) (int, error) {
+	start := time.Now()
+	for now := start; ; now = time.Now() {
+		t.arm(now, start)
+		n, err := nc.Read(p)
+		if n > 0 {
+			t.fresh = true
+			if t.streamFrames {
+				t.inFrame = true
+			}
+		}
+		if n > 0 || err == nil || !isTimeout(err) {
+			return n, err
+		}
+		if err := t.due(err); err != nil {
+			return 0, err
+		}
+		// The deadline left from earlier reads passed before any timeout
+		// was due: set it again, and go on reading.
+	}
+}
+
+// arm sets the connection's deadline for a read starting at now, the
+// first try of it at start. The deadline is the earliest of the user's,
+// the idle time's and the frame's, or, when that is later, the deadline
+// already set, unless that is less than slack ahead.
+func (t *readTimer) arm(now, start time.Time) {
+	if t.fresh {
+		t.quiet, t.fresh = now, false
+	}
+	var d time.Time // zero: none
 	if t.idle > 0 {
-		now := time.Now()
-		if t.fresh {
-			t.quiet, t.fresh = now, false
+		t.idleEnd = t.quiet.Add(t.idle)
+		if grace := start.Add(idleGrace); t.idleEnd.Before(grace) {
+			t.idleEnd = grace
 		}
-		t.limit = t.quiet.Add(t.idle)
-		if grace := now.Add(idleGrace); t.limit.Before(grace) {
-			t.limit = grace
+		d = t.idleEnd
+	}
+	if t.inFrame && t.frame > 0 {
+		if t.frameEnd.IsZero() {
+			t.frameEnd = now.Add(t.frame)
 		}
+		d = earlier(d, t.frameEnd)
 	}
-	if !t.frameEnd.IsZero() && (t.limit.IsZero() || t.frameEnd.Before(t.limit)) {
-		t.limit = t.frameEnd
-	}
-	t.apply()
-}
-
-// active records that the peer showed signs of life (a WebSocket ping):
-// the idle time starts again with the next read.
-func (t *readTimer) active() {
 	t.mu.Lock()
-	t.fresh = true
-	t.mu.Unlock()
-}
-
-// received records that data of a frame arrived: the idle time starts
-// again with the next read, and the frame's time starts if this is its
-// first byte.
-func (t *readTimer) received() {
-	t.mu.Lock()
-	t.fresh = true
-	if t.frame > 0 && t.frameEnd.IsZero() {
-		t.frameEnd = time.Now().Add(t.frame)
+	d = earlier(d, t.user)
+	if t.stale || !d.IsZero() && (t.dl.IsZero() || d.Before(t.dl)) ||
+		!t.dl.IsZero() && !t.dl.Equal(d) && t.dl.Sub(now) < t.slack {
+		t.dl, t.stale = d, false
+		t.setDeadline(d)
 	}
 	t.mu.Unlock()
 }
 
-func (t *readTimer) endFrame() {
-	t.mu.Lock()
-	t.frameEnd = time.Time{}
-	t.mu.Unlock()
+// earlier returns the earlier of a and b, zero meaning none.
+func earlier(a, b time.Time) time.Time {
+	if a.IsZero() || !b.IsZero() && b.Before(a) {
+		return b
+	}
+	return a
 }
 
-// cause tells a timeout of the user's deadline (returned as it is) from
-// one of the limits (ErrFrameTimeout or ErrIdleTimeout).
-func (t *readTimer) cause(err error) error {
-	if t == nil || !isTimeout(err) {
-		return err
-	}
+// due tells, after the connection's deadline passed, which deadline is
+// due: the user's (err is returned as it is), the frame's
+// (ErrFrameTimeout) or the idle time's (ErrIdleTimeout); nil when none is
+// (the deadline was an earlier one, left to pass).
+func (t *readTimer) due(err error) error {
 	now := time.Now()
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -145,30 +179,32 @@ func (t *readTimer) cause(err error) error {
 		return err
 	case !t.frameEnd.IsZero() && !now.Before(t.frameEnd):
 		return ErrFrameTimeout
-	case !t.limit.IsZero() && !now.Before(t.limit):
+	case t.idle > 0 && !now.Before(t.idleEnd):
 		return ErrIdleTimeout
 	}
-	return err
+	t.stale = true
+	return nil
 }
 
-// timedReader reads from a net.Conn under a readTimer; every byte that
-// arrives belongs to the current frame (frame.Reader reads no further
-// ahead than the frame it is in).
-type timedReader struct {
-	nc net.Conn
-	t  *readTimer
+// beginFrame records that a frame has begun: its clock starts with the
+// next read of the connection, if it needs one.
+func (t *readTimer) beginFrame() { t.inFrame = true }
+
+// endFrame records that the frame is whole.
+func (t *readTimer) endFrame() { t.inFrame, t.frameEnd = false, time.Time{} }
+
+// timedConn is a net.Conn whose reads are under a readTimer (t; nil:
+// none, as during a WebSocket's opening handshake).
+type timedConn struct {
+	net.Conn
+	t *readTimer
 }
 
-func (r *timedReader) Read(p []byte) (int, error) {
-	r.t.arm()
-	n, err := r.nc.Read(p)
-	if n > 0 {
-		r.t.received()
+func (c *timedConn) Read(p []byte) (int, error) {
+	if c.t == nil {
+		return c.Conn.Read(p)
 	}
-	if err != nil {
-		err = r.t.cause(err)
-	}
-	return n, err
+	return c.t.read(c.Conn, p)
 }
 
 // serverLimits are what the connections of one Listener or Upgrader

@@ -83,8 +83,9 @@ type Options struct {
 	IdleTimeout time.Duration
 	// FrameTimeout is how long a frame (a TCP length prefix and payload,
 	// or a WebSocket message) may take to arrive whole, counted from its
-	// first byte, so that a peer cannot hold a buffer by sending a frame a
-	// byte at a time. A frame late past it closes the connection with an
+	// first byte (a WebSocket message's: from its header, at most 14
+	// bytes, which the idle timeout bounds), so that a peer cannot hold a
+	// buffer by sending a frame a byte at a time. A frame late past it closes the connection with an
 	// error matching ErrFrameTimeout. 0 means DefaultFrameTimeout for the
 	// connections a server accepts and none for the others, as for
 	// IdleTimeout; a negative value means none.

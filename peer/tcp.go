@@ -77,7 +77,8 @@ func newStreamConn(network string, nc net.Conn, cfg *config, budget *frame.Budge
 	t := &streamTransport{nc: nc, fw: frame.NewWriter(nc, fo)}
 	var r io.Reader = nc
 	if t.timer = newReadTimer(nc.SetReadDeadline, idle, ft); t.timer != nil {
-		r = &timedReader{nc: nc, t: t.timer}
+		t.timer.streamFrames = true
+		r = &timedConn{Conn: nc, t: t.timer}
 	}
 	t.fr = frame.NewReader(r, fo)
 	t.idle = idle

@@ -1,6 +1,7 @@
 package peer
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/binary"
@@ -39,6 +40,18 @@ func DialWebSocket(ctx context.Context, rawURL string, o Options) (*Conn, error)
 		ReadBufferSize:  wsReadBufferSize,
 		WriteBufferPool: wsWritePool,
 	}
+	var tc *timedConn
+	if idle, ft := cfg.timeouts(false); idle > 0 || ft > 0 {
+		d.NetDialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+			var nd net.Dialer
+			nc, err := nd.DialContext(ctx, network, addr)
+			if err != nil {
+				return nil, err
+			}
+			tc = &timedConn{Conn: nc}
+			return tc, nil
+		}
+	}
 	ws, resp, err := d.DialContext(ctx, rawURL, o.WebSocket.Header)
 	if err != nil {
 		if resp != nil {
@@ -46,7 +59,7 @@ func DialWebSocket(ctx context.Context, rawURL string, o Options) (*Conn, error)
 		}
 		return nil, fmt.Errorf("peer: websocket dial %s: %w", rawURL, err)
 	}
-	return newWSConn(ws, cfg, nil, false), nil
+	return newWSConn(ws, cfg, nil, false, tc), nil
 }
 
 // UpgradeWebSocket answers a WebSocket opening handshake received by a
@@ -157,11 +170,36 @@ func upgrade(w http.ResponseWriter, r *http.Request, cfg *config, budget *frame.
 		ReadBufferSize:  wsReadBufferSize,
 		WriteBufferPool: wsWritePool,
 	}
+	var tc *timedConn
+	if idle, ft := cfg.timeouts(true); idle > 0 || ft > 0 {
+		if h, ok := w.(http.Hijacker); ok {
+			w = &timedHijacker{ResponseWriter: w, h: h, tc: &tc}
+		}
+	}
 	ws, err := u.Upgrade(w, r, nil)
 	if err != nil {
 		return nil, err
 	}
-	return newWSConn(ws, cfg, budget, true), nil
+	return newWSConn(ws, cfg, budget, true, tc), nil
+}
+
+// timedHijacker hands the library the connection it hijacks wrapped in a
+// timedConn, so that the read timeouts are enforced at the reads of the
+// network connection, not per message: the library reads through a
+// buffer, which serves the messages that arrived together from one read.
+type timedHijacker struct {
+	http.ResponseWriter
+	h  http.Hijacker
+	tc **timedConn
+}
+
+func (w *timedHijacker) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	nc, brw, err := w.h.Hijack()
+	if err != nil {
+		return nc, brw, err
+	}
+	*w.tc = &timedConn{Conn: nc}
+	return *w.tc, brw, nil
 }
 
 // checkOrigin accepts requests without an Origin, from the request's own
@@ -307,13 +345,18 @@ const wsReadBufferSize = 1024
 
 var wsWritePool = &sync.Pool{}
 
-func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server bool) *Conn {
+// newWSConn makes a Conn of ws; tc is ws's network connection when it
+// was wrapped to enforce read timeouts (nil: none to enforce).
+func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server bool, tc *timedConn) *Conn {
 	ws.SetReadLimit(int64(cfg.maxSize))
 	t := &wsTransport{ws: ws, maxSize: cfg.maxSize, budget: budget, wlock: make(chan struct{}, 1)}
 	if server {
 		// A server's messages are not masked: they are written here, in
 		// batches, without the library's copy (writeBatch).
 		t.nc = ws.NetConn()
+		if tc, ok := t.nc.(*timedConn); ok {
+			t.nc = tc.Conn // writes need no timer
+		}
 		nc := t.nc
 		if cc, ok := nc.(*countedConn); ok {
 			nc = cc.Conn // a listener's count needs no say in writes
@@ -328,27 +371,19 @@ func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server boo
 	})
 	idle, ft := cfg.timeouts(server)
 	t.idle = idle
-	if t.timer = newReadTimer(ws.SetReadDeadline, idle, ft); t.timer != nil {
-		// Pings and pongs are activity: they push the idle timeout back.
-		ws.SetPingHandler(func(data string) error {
-			t.timer.active()
-			t.timer.arm()
-			err := t.control(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
-			if errors.Is(err, websocket.ErrCloseSent) || isTimeout(err) {
-				return nil
-			}
-			return err
-		})
-		ws.SetPongHandler(func(string) error { t.timer.active(); t.timer.arm(); return nil })
-	} else {
-		ws.SetPingHandler(func(data string) error {
-			err := t.control(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
-			if errors.Is(err, websocket.ErrCloseSent) || isTimeout(err) {
-				return nil
-			}
-			return err
-		})
+	if tc != nil {
+		// Every byte received, pings and pongs included, is activity that
+		// pushes the idle timeout back.
+		t.timer = newReadTimer(tc.Conn.SetReadDeadline, idle, ft)
+		tc.t = t.timer
 	}
+	ws.SetPingHandler(func(data string) error {
+		err := t.control(websocket.PongMessage, []byte(data), time.Now().Add(time.Second))
+		if errors.Is(err, websocket.ErrCloseSent) || isTimeout(err) {
+			return nil
+		}
+		return err
+	})
 	c := newConn("ws", t, cfg)
 	c.wtimeout = cfg.writeTimeout(server)
 	return c
@@ -404,16 +439,13 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 		t.release() // don't hold on to a big message's buffer
 	}
 	off := t.roff
-	if t.timer != nil {
-		t.timer.arm()
-	}
 	mt, r, err := t.ws.NextReader()
 	if err != nil {
 		t.rerr = t.readError(err, off, false)
 		return nil, off, t.rerr
 	}
 	if t.timer != nil {
-		t.timer.received()
+		t.timer.beginFrame()
 	}
 	t.buf = t.buf[:0]
 	var end [1]byte // where a message of MaxSize bytes meets its end
@@ -430,13 +462,7 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 		if full {
 			into = end[:]
 		}
-		if t.timer != nil {
-			t.timer.arm()
-		}
 		n, err := r.Read(into)
-		if n > 0 && t.timer != nil {
-			t.timer.received()
-		}
 		if full && n > 0 { // the library refuses more than MaxSize first
 			t.rerr = &frame.Error{Offset: off, Size: -1, Err: frame.ErrTooLarge}
 			return nil, off, t.rerr
@@ -488,10 +514,8 @@ func (t *wsTransport) release() {
 // readError turns a read error into the package's, telling the server
 // limits apart from the user's deadline.
 func (t *wsTransport) readError(err error, off int64, inFrame bool) error {
-	if t.timer != nil {
-		if c := t.timer.cause(err); c != err {
-			return limitError(c, off, inFrame, t.idle)
-		}
+	if errors.Is(err, ErrIdleTimeout) || errors.Is(err, ErrFrameTimeout) {
+		return limitError(err, off, inFrame, t.idle)
 	}
 	return wsReadError(err, off)
 }
