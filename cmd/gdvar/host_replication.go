@@ -105,15 +105,17 @@ func (p *hostPrinter) replication(b *strings.Builder, room string, e *multiplaye
 		sp := r.Spawn
 		scene := p.spawnScene(e.Node, sp)
 		p.remember(replKey{room, from, sp.NetID}, replName{node: sp.Name})
+		known := scene != nil && len(scene.Synchronizers) == len(sp.SyncIDs)
 		var names []string // the spawn state's property names, when known
-		if scene != nil && len(scene.Synchronizers) == len(sp.SyncIDs) {
+		if known {
+			names = []string{}
 			for i := range scene.Synchronizers {
 				names = append(names, keys(scene.Synchronizers[i].SpawnProperties())...)
 			}
 		}
 		for i, id := range sp.SyncIDs {
 			n := replName{node: sp.Name}
-			if names != nil {
+			if known {
 				n.sync = &scene.Synchronizers[i]
 			}
 			p.remember(replKey{room, from, id}, n)

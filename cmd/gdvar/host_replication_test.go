@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/hex"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/multiplayer"
+	"github.com/gdvar/gdvar/variant"
 )
 
 // gdvar host prints the replication packets a Godot 4.6 game sent (the
@@ -127,4 +130,34 @@ func hostReplay(t *testing.T, args ...string) (stdout, stderr string) {
 		t.Errorf("%d SYNC lines for %d SYNC packets", n, nSync)
 	}
 	return out, errBuf.String()
+}
+
+// A spawned scene whose synchronizers send nothing in the spawn state still
+// has its synchronizers and properties named in later SYNC lines.
+func TestHostPrinterNamesWithoutSpawnState(t *testing.T) {
+	var out bytes.Buffer
+	p := newHostPrinter(&out, 300, 0, false, gdtext.Options{Family: variant.Godot4})
+	p.project = &multiplayer.Project{Spawners: []multiplayer.Spawner{{
+		Path: "Main/Spawner",
+		Scenes: []multiplayer.Scene{{Path: "res://ball.tscn", Synchronizers: []multiplayer.Synchronizer{{
+			Name:       "Sync",
+			Properties: []multiplayer.SyncProperty{{Path: ".:position", Mode: multiplayer.ReplicateAlways}},
+		}}}},
+	}}}
+	print := p.eventIn("")
+	print(&multiplayer.Event{From: 7, To: 1, Node: "Main/Spawner",
+		Packet:      multiplayer.Packet{Command: multiplayer.CmdSpawn},
+		Replication: &multiplayer.Replication{Spawn: &multiplayer.Spawn{Name: "Ball", NetID: 1, SyncIDs: []uint32{5}}}})
+	print(&multiplayer.Event{From: 7, To: 1,
+		Packet: multiplayer.Packet{Command: multiplayer.CmdSync},
+		Replication: &multiplayer.Replication{
+			Sync:   &multiplayer.Sync{Time: 3, States: []multiplayer.SyncState{{ID: 5}}},
+			Paths:  []string{""},
+			Values: [][]variant.Value{{variant.Vector2{X: 1, Y: 2}}},
+		}})
+	want := "7 -> 1 SPAWN \"Ball\" by Main/Spawner scene 0 res://ball.tscn net #1 sync #5\n" +
+		"7 -> 1 SYNC t=3 Ball/Sync#5(position=Vector2(1, 2))\n"
+	if out.String() != want {
+		t.Errorf("printed\n%s\nwant\n%s", out.String(), want)
+	}
 }
