@@ -42,7 +42,7 @@ func TestGodot4Replication(t *testing.T) {
 	go h.Serve(ctx, l)
 	r := godot4web.Run(t, godot4web.Job{
 		Script:  "testdata/replication4.gd",
-		With:    []string{"testdata/replication4_player.gd"},
+		With:    []string{"testdata/replication4_scene.gd", "testdata/replication4_player.gd"},
 		Args:    []string{portOf(t, l)},
 		Timeout: time.Minute,
 	})
@@ -124,7 +124,7 @@ func TestGodot4ReceivesReplication(t *testing.T) {
 	go h.Serve(ctx, l)
 	r := godot4web.Run(t, godot4web.Job{
 		Script:  "testdata/replication4_recv.gd",
-		With:    []string{"testdata/replication4_player.gd"},
+		With:    []string{"testdata/replication4_scene.gd", "testdata/replication4_player.gd"},
 		Args:    []string{portOf(t, l)},
 		Timeout: time.Minute,
 	})

@@ -26,8 +26,8 @@ extends SceneTree
 #          once the host confirmed the path)
 #   40     prints DONE and quits. quit(1) on a failure or after 20 s.
 
-const PlayerScript = preload("replication4_player.gd")
-const SCENE := "user://player.tscn"
+const PlayerScene = preload("replication4_scene.gd")
+const SCENE := PlayerScene.SCENE
 var peer := WebSocketMultiplayerPeer.new()
 var deadline := 0
 var frame := -1
@@ -74,40 +74,6 @@ func _fail(why: String) -> void:
 	print("FAIL ", why)
 	quit(1)
 
-func _sync(name: String, props: Array) -> MultiplayerSynchronizer:
-	var s := MultiplayerSynchronizer.new()
-	s.name = name
-	s.root_path = NodePath("..")
-	var c := SceneReplicationConfig.new()
-	for p in props:
-		var path := NodePath(p[0])
-		c.add_property(path)
-		c.property_set_spawn(path, p[1])
-		c.property_set_replication_mode(path, p[2])
-	s.replication_config = c
-	return s
-
-func _player_scene() -> int:
-	var p := Node2D.new()
-	p.name = "Player"
-	p.set_script(PlayerScript)
-	var a := _sync("ServerSync", [
-		[".:position", true, SceneReplicationConfig.REPLICATION_MODE_ALWAYS],
-		[".:hp", true, SceneReplicationConfig.REPLICATION_MODE_ON_CHANGE],
-		[".:label", false, SceneReplicationConfig.REPLICATION_MODE_ON_CHANGE]])
-	var b := _sync("InputSync", [
-		[".:direction", true, SceneReplicationConfig.REPLICATION_MODE_ALWAYS]])
-	p.add_child(a)
-	p.add_child(b)
-	a.owner = p
-	b.owner = p
-	var packed := PackedScene.new()
-	var err := packed.pack(p)
-	p.free()
-	if err != OK:
-		return err
-	return ResourceSaver.save(packed, SCENE)
-
 func _spawn_bullet(data: Variant) -> Node:
 	var n := Node2D.new()
 	n.name = "Bullet"
@@ -117,7 +83,7 @@ func _spawn_bullet(data: Variant) -> Node:
 func _on_connected() -> void:
 	var id := get_multiplayer().get_unique_id()
 	print("OK connected id=", id)
-	var err := _player_scene()
+	var err := PlayerScene.save()
 	if err != OK:
 		_fail("player scene: %d" % err)
 		return

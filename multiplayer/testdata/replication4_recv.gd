@@ -12,8 +12,8 @@ extends SceneTree
 # direction (0.5, -1), hp 99 and label "moved" and the Bullet is gone;
 # quit(1) after 20 s.
 
-const PlayerScript = preload("replication4_player.gd")
-const SCENE := "user://player.tscn"
+const PlayerScene = preload("replication4_scene.gd")
+const SCENE := PlayerScene.SCENE
 var peer := WebSocketMultiplayerPeer.new()
 var deadline := 0
 var players: Node2D
@@ -31,7 +31,7 @@ func _initialize() -> void:
 	spawner = MultiplayerSpawner.new()
 	spawner.name = "Spawner"
 	main.add_child(spawner)
-	if _player_scene() != OK:
+	if PlayerScene.save() != OK:
 		_fail("player scene")
 		return
 	root.add_child(main)
@@ -53,40 +53,6 @@ func _initialize() -> void:
 func _fail(why: String) -> void:
 	print("FAIL ", why)
 	quit(1)
-
-func _sync(name: String, props: Array) -> MultiplayerSynchronizer:
-	var s := MultiplayerSynchronizer.new()
-	s.name = name
-	s.root_path = NodePath("..")
-	var c := SceneReplicationConfig.new()
-	for p in props:
-		var path := NodePath(p[0])
-		c.add_property(path)
-		c.property_set_spawn(path, p[1])
-		c.property_set_replication_mode(path, p[2])
-	s.replication_config = c
-	return s
-
-func _player_scene() -> int:
-	var p := Node2D.new()
-	p.name = "Player"
-	p.set_script(PlayerScript)
-	var a := _sync("ServerSync", [
-		[".:position", true, SceneReplicationConfig.REPLICATION_MODE_ALWAYS],
-		[".:hp", true, SceneReplicationConfig.REPLICATION_MODE_ON_CHANGE],
-		[".:label", false, SceneReplicationConfig.REPLICATION_MODE_ON_CHANGE]])
-	var b := _sync("InputSync", [
-		[".:direction", true, SceneReplicationConfig.REPLICATION_MODE_ALWAYS]])
-	p.add_child(a)
-	p.add_child(b)
-	a.owner = p
-	b.owner = p
-	var packed := PackedScene.new()
-	var err := packed.pack(p)
-	p.free()
-	if err != OK:
-		return err
-	return ResourceSaver.save(packed, SCENE)
 
 func _spawn_bullet(data: Variant) -> Node:
 	var n := Node2D.new()
