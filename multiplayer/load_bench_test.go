@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gdvar/gdvar/internal/leaktest"
+	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -73,7 +74,8 @@ func BenchmarkLoad(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{})
+	// Every client comes from 127.0.0.1: lift the per-address caps.
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Peer: peer.Options{MaxConns: loadClients, MaxConnsPerIP: loadClients}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -134,46 +136,10 @@ func BenchmarkLoad(b *testing.B) {
 	total := int64(perClient * loadClients)
 	lat := make([]int64, total)
 	latp.Store(&lat)
-	period := time.Second / loadRate
-	var ru0, ru1 syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
 	b.ReportAllocs()
-	b.ResetTimer()
-	start := time.Now()
-	var callErr atomic.Value
-	for i, c := range cs {
-		wg.Go(func() {
-			// Spread the clients' ticks over the period, as real clients are.
-			time.Sleep(period * time.Duration(i) / loadClients)
-			t := time.NewTicker(period)
-			defer t.Stop()
-			for range perClient {
-				if err := c.Call(HostID, "P", "move", variant.Vector2{X: 1, Y: 2}, int(time.Since(epoch))); err != nil {
-					callErr.CompareAndSwap(nil, err)
-					return
-				}
-				<-t.C
-			}
-		})
-	}
-	wg.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for got.Load() < total && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	elapsed := time.Since(start)
-	b.StopTimer()
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
-	cleanup()
-	if err, _ := callErr.Load().(error); err != nil {
-		b.Fatalf("calling: %v", err)
-	}
-	if n := got.Load(); n != total {
-		b.Fatalf("%d of %d calls arrived (%d lost)", n, total, total-n)
-	}
-
-	cpu := time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
-		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
+	cpu, elapsed := pacedCalls(b, cs, loadRate, &got, cleanup, func(c *Client) error {
+		return c.Call(HostID, "P", "move", variant.Vector2{X: 1, Y: 2}, int(time.Since(epoch)))
+	})
 	b.ReportMetric(float64(cpu/time.Microsecond)/float64(loadClients*b.N), "cpu-µs/client-s")
 	b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/loadClients, "heap-B/client")
 	b.ReportMetric((float64(after.StackInuse)-float64(before.StackInuse))/loadClients, "stack-B/client")
@@ -186,6 +152,56 @@ func BenchmarkLoad(b *testing.B) {
 
 	// Everything the host and the clients started must be gone.
 	base.Check(b, 10*time.Second)
+}
+
+// pacedCalls is the load of BenchmarkLoad and BenchmarkRooms: each client
+// calls call rate times a second for b.N seconds, its ticks spread over
+// the period as real clients' are, while got counts the calls that arrive
+// (it is given 10 s after the last call). Then cleanup runs, and every
+// call must have arrived. It returns the process's CPU time (user and
+// system) and the wall time the load took, the timer running meanwhile.
+func pacedCalls(b *testing.B, cs []*Client, rate int, got *atomic.Int64, cleanup func(), call func(*Client) error) (cpu, elapsed time.Duration) {
+	perClient := rate * b.N
+	total := int64(perClient * len(cs))
+	period := time.Second / time.Duration(rate)
+	var ru0, ru1 syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	b.ResetTimer()
+	start := time.Now()
+	var callErr atomic.Value
+	var wg sync.WaitGroup
+	for i, c := range cs {
+		wg.Go(func() {
+			time.Sleep(period * time.Duration(i) / time.Duration(len(cs)))
+			t := time.NewTicker(period)
+			defer t.Stop()
+			for range perClient {
+				if err := call(c); err != nil {
+					callErr.CompareAndSwap(nil, err)
+					return
+				}
+				<-t.C
+			}
+		})
+	}
+	wg.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for got.Load() < total && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	elapsed = time.Since(start)
+	b.StopTimer()
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cleanup()
+	if err, _ := callErr.Load().(error); err != nil {
+		b.Fatalf("calling: %v", err)
+	}
+	if n := got.Load(); n != total {
+		b.Fatalf("%d of %d calls arrived (%d lost)", n, total, total-n)
+	}
+	cpu = time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
+		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
+	return cpu, elapsed
 }
 
 // raiseOpenFiles raises the soft limit on open files to n if it is lower,

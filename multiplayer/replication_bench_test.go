@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -212,7 +213,8 @@ func BenchmarkReplicationLoad(b *testing.B) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{})
+	// Every client comes from 127.0.0.1: lift the per-address cap.
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Peer: peer.Options{MaxConnsPerIP: replLoadPeers}})
 	if err != nil {
 		b.Fatal(err)
 	}

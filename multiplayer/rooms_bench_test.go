@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -127,45 +126,10 @@ func benchRooms(b *testing.B, rooms int) {
 	runtime.ReadMemStats(&after)
 	rssAfter := rss()
 
-	perClient := loadRate * b.N
-	total := int64(perClient * roomsClients)
-	period := time.Second / loadRate
-	var ru0, ru1 syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
-	b.ResetTimer()
-	start := time.Now()
-	var callErr atomic.Value
-	for i, c := range cs {
-		wg.Go(func() {
-			time.Sleep(period * time.Duration(i) / roomsClients)
-			t := time.NewTicker(period)
-			defer t.Stop()
-			for range perClient {
-				if err := c.Call(HostID, "P", "move", variant.Vector2{X: 1, Y: 2}); err != nil {
-					callErr.CompareAndSwap(nil, err)
-					return
-				}
-				<-t.C
-			}
-		})
-	}
-	wg.Wait()
-	deadline := time.Now().Add(10 * time.Second)
-	for got.Load() < total && time.Now().Before(deadline) {
-		time.Sleep(time.Millisecond)
-	}
-	elapsed := time.Since(start)
-	b.StopTimer()
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
-	cleanup()
-	if err, _ := callErr.Load().(error); err != nil {
-		b.Fatalf("calling: %v", err)
-	}
-	if n := got.Load(); n != total {
-		b.Fatalf("%d of %d calls arrived", n, total)
-	}
-	cpu := time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
-		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
+	cpu, elapsed := pacedCalls(b, cs, loadRate, &got, cleanup, func(c *Client) error {
+		return c.Call(HostID, "P", "move", variant.Vector2{X: 1, Y: 2})
+	})
+	total := loadRate * b.N * roomsClients
 	heap := float64(after.HeapAlloc) - float64(before.HeapAlloc)
 	b.ReportMetric(float64(cpu/time.Microsecond)/float64(roomsClients*b.N), "cpu-µs/client-s")
 	b.ReportMetric(heap/roomsClients, "heap-B/client")
