@@ -215,29 +215,9 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var nodes []multiplayer.Node
 	var replProject *multiplayer.Project
 	if *project != "" {
-		if nodes, err = multiplayer.LoadProject(*project, fam); err != nil {
+		if nodes, replProject, err = loadHostProject(*project, fam, stderr); err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)
 			return 1
-		}
-		if fam == variant.Godot4 {
-			// The scenes' spawners and synchronizers name what SPAWN,
-			// SYNC and DELTA carry.
-			proj, err := multiplayer.ReadProject(*project)
-			if err != nil {
-				fmt.Fprintf(stderr, "gdvar host: warning: replication prints without property names: %v\n", err)
-			} else {
-				replProject = proj
-				for _, sp := range proj.Spawners {
-					scenes := make([]string, len(sp.Scenes))
-					for i, sc := range sp.Scenes {
-						scenes[i] = sc.Path
-					}
-					fmt.Fprintf(stderr, "gdvar host: %s spawns %s\n", sp.Path, strings.Join(scenes, ", "))
-				}
-				for _, sy := range proj.Synchronizers {
-					fmt.Fprintf(stderr, "gdvar host: %s synchronizes %s\n", sy.Name, strings.Join(keys(sy.Properties), ", "))
-				}
-			}
 		}
 		if _, err := os.Stat(filepath.Join(*project, "project.godot")); err != nil {
 			fmt.Fprintf(stderr, "gdvar host: warning: %s has no project.godot: --project names the Godot project's folder\n", *project)
@@ -426,6 +406,36 @@ func parseRPCSpec(s string) (multiplayer.Node, error) {
 	return n, nil
 }
 
+// loadHostProject reads --project: the RPC declarations and, for Godot 4,
+// the spawners and synchronizers that name what SPAWN, SYNC and DELTA
+// carry (nil, with a warning, when the scenes do not read as such).
+func loadHostProject(dir string, fam variant.Family, stderr io.Writer) ([]multiplayer.Node, *multiplayer.Project, error) {
+	if fam != variant.Godot4 {
+		nodes, err := multiplayer.LoadProject(dir, fam)
+		return nodes, nil, err
+	}
+	proj, err := multiplayer.ReadProject(dir)
+	if err != nil {
+		nodes, lerr := multiplayer.LoadProject(dir, fam)
+		if lerr == nil {
+			fmt.Fprintf(stderr, "gdvar host: warning: replication prints without property names: %v\n", err)
+		}
+		return nodes, nil, lerr
+	}
+	for _, sp := range proj.Spawners {
+		scenes := make([]string, len(sp.Scenes))
+		for i, sc := range sp.Scenes {
+			scenes[i] = sc.Path
+		}
+		fmt.Fprintf(stderr, "gdvar host: %s spawns %s\n", sp.Path, strings.Join(scenes, ", "))
+	}
+	for _, sy := range proj.Synchronizers {
+		fmt.Fprintf(stderr, "gdvar host: %s synchronizes %s\n", sy.Name, strings.Join(keys(sy.Properties), ", "))
+	}
+	return proj.Nodes, proj, nil
+}
+
+// hostPrinter writes gdvar host's traffic view: a line per packet.
 type hostPrinter struct {
 	mu      sync.Mutex
 	repl    replNames            // what the SPAWNs seen named; guarded by mu

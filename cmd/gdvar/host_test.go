@@ -188,3 +188,33 @@ func TestHostProjectMistakes(t *testing.T) {
 		}
 	}
 }
+
+// A Godot 4 project whose scenes do not read as replication declarations
+// (here a spawner names a scene the project lacks) still gives its RPCs;
+// gdvar host runs, and says why replication prints without names.
+func TestHostProjectWithoutReplicationNames(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"project.godot": "config_version=5\n",
+		"main.tscn": "[gd_scene format=3]\n\n[node name=\"Main\" type=\"Node\"]\n\n" +
+			"[node name=\"Spawner\" type=\"MultiplayerSpawner\" parent=\".\"]\n" +
+			"_spawnable_scenes = PackedStringArray(\"res://gone.tscn\")\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var stdout, stderr syncBuffer
+	done := make(chan int)
+	go func() { done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--project", dir}, &stdout, &stderr) }()
+	waitUntil(t, "the host to listen", func() bool { return strings.Contains(stderr.String(), "ws://") })
+	cancel()
+	if code := <-done; code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if want := "gdvar host: warning: replication prints without property names: res://main.tscn: spawner Spawner: spawnable scene res://gone.tscn not found in the project\n"; !strings.Contains(stderr.String(), want) {
+		t.Errorf("stderr %q lacks %q", stderr.String(), want)
+	}
+}
