@@ -633,27 +633,24 @@ func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool) {
 		}
 		return
 	}
-	var ok bool
+	var err error
 	if shared {
-		ok = p.q.pushShared(f)
+		err = p.q.pushShared(f)
 	} else {
-		ok = p.q.push(f)
+		err = p.q.push(f)
 	}
-	if ok {
+	switch {
+	case err == nil:
 		if h.o.Meter != nil && f.Kind == FrameData {
 			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))
 		}
-	} else if !h.closed && !p.q.isClosed() {
+	case h.closed, errors.Is(err, errQueueClosed):
 		// A closing host refuses new frames, as it should; a closed queue
 		// is a peer whose connection has ended and which is leaving: it
 		// misses the frame, and leaves for its own reason.
-		if p.dropErr == nil {
-			p.dropErr = fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, h.o.MaxQueuedBytes)
-			if b := h.o.QueueBudget; b != nil && p.q.queued()+len(f.Data)+16 <= h.o.MaxQueuedBytes {
-				p.dropErr = fmt.Errorf("%w: the shared queue budget is spent", ErrBudget)
-			}
-			go h.drop(p, p.dropErr)
-		}
+	case p.dropErr == nil:
+		p.dropErr = err
+		go h.drop(p, err)
 	}
 }
 

@@ -1,6 +1,8 @@
 package multiplayer
 
 import (
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 	"unsafe"
@@ -77,25 +79,37 @@ func newOutQueue(budget int, link Link, fail func(error)) *outQueue {
 	return q
 }
 
-// push queues a copy of f; false when a budget would be exceeded or the
-// queue is closed.
-func (q *outQueue) push(f Frame) bool {
+// push queues a copy of f. It fails with errQueueClosed when the queue is
+// closed (its peer is leaving), or with an error matching ErrBudget when
+// the peer's budget or the shared one would be exceeded.
+func (q *outQueue) push(f Frame) error {
 	return q.add(f, true)
 }
 
 // pushShared queues f, whose data the caller will not change: the frames
-// of one broadcast share it. False when a budget would be exceeded or the
-// queue is closed.
-func (q *outQueue) pushShared(f Frame) bool {
+// of one broadcast share it. It fails as push does.
+func (q *outQueue) pushShared(f Frame) error {
 	return q.add(f, false)
 }
 
-func (q *outQueue) add(f Frame, copyData bool) bool {
+// errQueueClosed: the queue's peer is leaving, and takes no more frames.
+var errQueueClosed = errors.New("multiplayer: the peer's queue is closed")
+
+// errSharedSpent: the shared queue budget (a room's, the process's) is
+// spent.
+var errSharedSpent = fmt.Errorf("%w: the shared queue budget is spent", ErrBudget)
+
+func (q *outQueue) add(f Frame, copyData bool) error {
 	n := frameCost(len(f.Data))
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.closed || q.bytes+n > q.budget || !q.shared.take(n) {
-		return false
+	switch {
+	case q.closed:
+		return errQueueClosed
+	case q.bytes+n > q.budget:
+		return fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, q.budget)
+	case !q.shared.take(n):
+		return errSharedSpent
 	}
 	if copyData && len(f.Data) > 0 {
 		f.Data = append([]byte(nil), f.Data...)
@@ -111,7 +125,7 @@ func (q *outQueue) add(f Frame, copyData bool) bool {
 	} else {
 		q.cond.Broadcast() // wake the writer
 	}
-	return true
+	return nil
 }
 
 // write sends what is queued, batch after batch, waiting for more when
@@ -244,13 +258,6 @@ func (q *outQueue) close() {
 	q.cond.Broadcast()
 	q.endLocked()
 	q.mu.Unlock()
-}
-
-// isClosed reports whether the queue is closed.
-func (q *outQueue) isClosed() bool {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	return q.closed
 }
 
 // discard drops what is still queued and not being written, giving its

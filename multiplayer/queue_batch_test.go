@@ -42,7 +42,7 @@ func TestQueueBatches(t *testing.T) {
 	q := newOutQueue(1<<20, l, func(err error) { t.Errorf("write failed: %v", err) })
 	shared := []byte("broadcast")
 	for i := range 10 {
-		if !q.pushShared(Frame{Kind: FrameData, Data: shared, Peer: PeerID(i)}) {
+		if q.pushShared(Frame{Kind: FrameData, Data: shared, Peer: PeerID(i)}) != nil {
 			t.Fatal("push refused")
 		}
 	}
@@ -85,7 +85,7 @@ func TestQueueWriteFails(t *testing.T) {
 			t.Fatal("the failure was not reported")
 		}
 	}
-	if q.push(Frame{Kind: FrameData, Data: []byte{4}}) {
+	if q.push(Frame{Kind: FrameData, Data: []byte{4}}) == nil {
 		t.Error("a push after a failed write was accepted")
 	}
 	q.wait()
@@ -106,7 +106,7 @@ func TestQueueLongBatch(t *testing.T) {
 	q := newOutQueue(1<<20, l, func(err error) { t.Errorf("write failed: %v", err) })
 	const n = 3*maxWriteBatch + 4
 	for i := range n {
-		if !q.push(Frame{Kind: FramePeerAdded, Peer: PeerID(i)}) {
+		if q.push(Frame{Kind: FramePeerAdded, Peer: PeerID(i)}) != nil {
 			t.Fatal("push refused")
 		}
 	}
