@@ -85,8 +85,8 @@ func TestQueueWriteFails(t *testing.T) {
 			t.Fatal("the failure was not reported")
 		}
 	}
-	if q.push(Frame{Kind: FrameData, Data: []byte{4}}) == nil {
-		t.Error("a push after a failed write was accepted")
+	if err := q.push(Frame{Kind: FrameData, Data: []byte{4}}); err != errQueueClosed {
+		t.Errorf("a push after a failed write: %v, want errQueueClosed", err)
 	}
 	q.wait()
 	mu.Lock()
@@ -126,5 +126,41 @@ func TestQueueLongBatch(t *testing.T) {
 	}
 	if next != n || len(l.batches) != 4 {
 		t.Errorf("%d frames in %d writes, want %d in 4", next, len(l.batches), n)
+	}
+}
+
+// A refused push says which budget refused it: the peer's own, charged
+// at frameCost, or the shared one.
+func TestQueuePushSaysWhichBudget(t *testing.T) {
+	l := &batchRecorder{}
+	l.mu.Lock() // the writers block in their first write, holding what they took
+	data := make([]byte, 100)
+	q := newOutQueue(2*frameCost(len(data)), l, func(error) {})
+	var qs []*outQueue
+	defer func() {
+		l.mu.Unlock()
+		for _, q := range qs {
+			q.close()
+			q.wait()
+		}
+	}()
+	qs = append(qs, q)
+	q.shared = NewByteBudget(int64(3*frameCost(len(data))), nil)
+	for i := range 2 {
+		if err := q.push(Frame{Kind: FrameData, Data: data}); err != nil {
+			t.Fatalf("push %d: %v", i, err)
+		}
+	}
+	if err := q.push(Frame{Kind: FrameData, Data: data}); !errors.Is(err, ErrBudget) || err == errSharedSpent {
+		t.Errorf("over the peer's budget: %v", err)
+	}
+	q2 := newOutQueue(1<<20, l, func(error) {})
+	qs = append(qs, q2)
+	q2.shared = q.shared // one frame's room left in it
+	if err := q2.push(Frame{Kind: FrameData, Data: data}); err != nil {
+		t.Fatalf("push: %v", err)
+	}
+	if err := q2.push(Frame{Kind: FrameData, Data: data}); err != errSharedSpent {
+		t.Errorf("over the shared budget: %v, want errSharedSpent", err)
 	}
 }
