@@ -21,6 +21,13 @@ const (
 // Codes 4000–4999 are the application's own. For TCP and UDP connections
 // it is Close.
 func (c *Conn) CloseWith(code int, reason string) error {
+	if pt, ok := c.tr.(pollTransport); ok {
+		if len(reason) > 123 {
+			reason = reason[:123]
+		}
+		c.closeOnce.Do(func() { pt.closeWith(code, reason) })
+		return nil
+	}
 	t, ok := c.tr.(*wsTransport)
 	if !ok {
 		return c.Close()

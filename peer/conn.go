@@ -219,7 +219,7 @@ func (c *Conn) write(p []byte) error {
 
 // timed runs the write w under the write timeout; wmu is held.
 func (c *Conn) timed(w func() error) error {
-	if c.wtimeout <= 0 {
+	if _, polled := c.tr.(pollTransport); polled || c.wtimeout <= 0 {
 		return w()
 	}
 	c.wuserMu.Lock()
@@ -271,6 +271,10 @@ func (c *Conn) SetWriteDeadline(t time.Time) error {
 // UDP, and for a connection a server limit has already closed. Calling
 // Close again does nothing and returns the first result.
 func (c *Conn) Close() error {
+	if pt, ok := c.tr.(pollTransport); ok {
+		c.closeOnce.Do(func() { pt.closeWith(CloseNormal, "") })
+		return nil
+	}
 	c.closeOnce.Do(func() {
 		if c.aborted.Load() {
 			c.tr.close()

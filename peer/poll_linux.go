@@ -1,0 +1,910 @@
+//go:build linux
+
+package peer
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/gdvar/gdvar/frame"
+	"github.com/gorilla/websocket"
+)
+
+// A pollLoop is one goroutine of a Poller: an epoll instance of its own
+// with the connections' sockets (duplicates of their descriptors, which
+// Go's own poller does not watch), itself registered with Go's poller so
+// that the goroutine parks like any reader and no thread blocks in
+// epoll_wait. An eventfd wakes it for what other goroutines ask.
+type pollLoop struct {
+	epfd int
+	efd  int
+	ep   *os.File // epfd, as Go's poller watches it
+	rc   syscall.RawConn
+
+	mu      sync.Mutex
+	conns   []*pollConn // by slot (the epoll events' data)
+	free    []int32
+	n       int
+	reqs    []*pollConn // connections with a close to carry out
+	woken   bool        // efd written and not yet read
+	inRound bool        // handling a round of events: writes wait for its end
+	dirty   []*pollConn // written during the round
+	stopped bool
+
+	// The loop goroutine's own.
+	events    []syscall.EpollEvent
+	batch     []*pollConn
+	spare     []*pollConn
+	sweepBuf  []*pollConn
+	rbuf      []byte
+	now       int64 // the clock at the start of the round, Unix ns
+	nextSweep int64
+	done      chan struct{}
+}
+
+// wakeSlot is the eventfd's epoll data.
+const wakeSlot = -1
+
+// pollReadBuf is the loop's read buffer, shared by its connections: a
+// read takes up to this much at once.
+const pollReadBuf = 64 << 10
+
+// pollSweep is how often the loop checks the connections' timeouts.
+const pollSweep = 250 * time.Millisecond
+
+func newPollLoop() (*pollLoop, error) {
+	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
+	if err != nil {
+		return nil, os.NewSyscallError("epoll_create1", err)
+	}
+	efd, _, errno := syscall.Syscall(syscall.SYS_EVENTFD2, 0, syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	if errno != 0 {
+		syscall.Close(epfd)
+		return nil, os.NewSyscallError("eventfd2", errno)
+	}
+	lp := &pollLoop{epfd: epfd, efd: int(efd), rbuf: make([]byte, pollReadBuf),
+		events: make([]syscall.EpollEvent, 128), done: make(chan struct{})}
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: wakeSlot}
+	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, lp.efd, &ev); err != nil {
+		syscall.Close(epfd)
+		syscall.Close(lp.efd)
+		return nil, os.NewSyscallError("epoll_ctl", err)
+	}
+	if err := syscall.SetNonblock(epfd, true); err != nil {
+		syscall.Close(epfd)
+		syscall.Close(lp.efd)
+		return nil, os.NewSyscallError("fcntl", err)
+	}
+	lp.ep = os.NewFile(uintptr(epfd), "epoll")
+	if lp.rc, err = lp.ep.SyscallConn(); err != nil {
+		lp.ep.Close()
+		syscall.Close(lp.efd)
+		return nil, err
+	}
+	go lp.run()
+	return lp, nil
+}
+
+func (lp *pollLoop) count() int {
+	lp.mu.Lock()
+	defer lp.mu.Unlock()
+	return lp.n
+}
+
+// wake makes the loop run a round; lp.mu is held.
+func (lp *pollLoop) wakeLocked() {
+	if lp.woken {
+		return
+	}
+	lp.woken = true
+	one := [8]byte{1}
+	syscall.Write(lp.efd, one[:])
+}
+
+func (lp *pollLoop) stop() {
+	lp.mu.Lock()
+	if lp.stopped {
+		lp.mu.Unlock()
+		<-lp.done
+		return
+	}
+	lp.stopped = true
+	lp.wakeLocked()
+	lp.mu.Unlock()
+	<-lp.done
+}
+
+// run is the loop: wait for events, handle them, write what the handlers
+// wrote, check the timeouts now and then.
+func (lp *pollLoop) run() {
+	defer close(lp.done)
+	lp.now = time.Now().UnixNano()
+	lp.nextSweep = lp.now + int64(pollSweep)
+	lp.ep.SetReadDeadline(time.Unix(0, lp.nextSweep))
+	for {
+		var n int
+		err := lp.rc.Read(func(uintptr) bool {
+			var werr error
+			n, werr = syscall.EpollWait(lp.epfd, lp.events, 0)
+			if werr != nil {
+				n = 0
+			}
+			return n > 0
+		})
+		lp.now = time.Now().UnixNano()
+		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			lp.shutdown(err)
+			return
+		}
+		lp.mu.Lock()
+		if lp.stopped {
+			lp.mu.Unlock()
+			lp.shutdown(net.ErrClosed)
+			return
+		}
+		lp.inRound = true
+		lp.batch = lp.batch[:0]
+		for _, ev := range lp.events[:n] {
+			var c *pollConn
+			if ev.Fd != wakeSlot && int(ev.Fd) < len(lp.conns) {
+				c = lp.conns[ev.Fd]
+			}
+			lp.batch = append(lp.batch, c)
+		}
+		lp.mu.Unlock()
+		for i, ev := range lp.events[:n] {
+			if ev.Fd == wakeSlot {
+				var b [8]byte
+				syscall.Read(lp.efd, b[:])
+				lp.mu.Lock()
+				lp.woken = false
+				lp.mu.Unlock()
+				continue
+			}
+			c := lp.batch[i]
+			if c == nil || c.finished {
+				continue
+			}
+			if ev.Events&syscall.EPOLLOUT != 0 {
+				c.wmu.Lock()
+				c.flushLocked()
+				c.wmu.Unlock()
+			}
+			if ev.Events&(syscall.EPOLLIN|syscall.EPOLLHUP|syscall.EPOLLERR|syscall.EPOLLRDHUP) != 0 {
+				c.readable()
+			}
+		}
+		clear(lp.batch)
+		lp.endRound()
+		if lp.now >= lp.nextSweep {
+			lp.sweep()
+			lp.nextSweep = lp.now + int64(pollSweep)
+			lp.ep.SetReadDeadline(time.Unix(0, lp.nextSweep))
+		}
+	}
+}
+
+// endRound carries out the close requests and writes what the round's
+// handlers wrote, one write per connection.
+func (lp *pollLoop) endRound() {
+	for {
+		lp.mu.Lock()
+		reqs, dirty := lp.reqs, lp.dirty
+		lp.reqs, lp.dirty = nil, lp.spare[:0]
+		if len(reqs) == 0 && len(dirty) == 0 {
+			lp.inRound = false
+			lp.spare = dirty
+			lp.mu.Unlock()
+			return
+		}
+		lp.mu.Unlock()
+		for _, c := range reqs {
+			c.request()
+		}
+		for _, c := range dirty {
+			c.wmu.Lock()
+			c.dirty = false
+			c.flushLocked()
+			c.wmu.Unlock()
+		}
+		clear(dirty)
+		lp.spare = dirty[:0]
+	}
+}
+
+// sweep enforces the timeouts: idle, frame, write, and the close
+// handshake's.
+func (lp *pollLoop) sweep() {
+	lp.mu.Lock()
+	cs := append(lp.sweepBuf[:0], lp.conns...)
+	lp.mu.Unlock()
+	for _, c := range cs {
+		if c != nil && !c.finished {
+			c.checkTimeouts()
+		}
+	}
+	clear(cs)
+	lp.sweepBuf = cs[:0]
+	lp.endRound()
+}
+
+// shutdown ends every connection: the Poller is closed.
+func (lp *pollLoop) shutdown(err error) {
+	lp.mu.Lock()
+	cs := append([]*pollConn(nil), lp.conns...)
+	lp.stopped = true
+	lp.mu.Unlock()
+	for _, c := range cs {
+		if c != nil {
+			c.end(err)
+			c.finish()
+		}
+	}
+	lp.ep.Close()
+	syscall.Close(lp.efd)
+}
+
+// take makes c a connection of the loop.
+func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error {
+	t, ok := c.tr.(*wsTransport)
+	if !ok {
+		if _, polled := c.tr.(*pollConn); polled {
+			return ErrPolled
+		}
+		return ErrNotPollable
+	}
+	if t.nc == nil || t.tcp == nil {
+		return ErrNotPollable
+	}
+	var fd int
+	var derr error
+	rc, err := t.tcp.SyscallConn()
+	if err != nil {
+		return err
+	}
+	if err := rc.Control(func(s uintptr) {
+		var r uintptr
+		var errno syscall.Errno
+		r, _, errno = syscall.Syscall(syscall.SYS_FCNTL, s, syscall.F_DUPFD_CLOEXEC, 0)
+		if errno != 0 {
+			derr = os.NewSyscallError("fcntl", errno)
+		}
+		fd = int(r)
+	}); err != nil {
+		return err
+	}
+	if derr != nil {
+		return derr
+	}
+	pc := &pollConn{lp: lp, c: c, h: h, fd: fd, laddr: t.ws.LocalAddr(), raddr: t.ws.RemoteAddr(),
+		maxPending: o.MaxPending, budget: t.budget, wtimeout: c.wtimeout, closeTimeout: c.cfg.closeTimeout}
+	if pc.maxPending <= 0 {
+		pc.maxPending = DefaultMaxPending
+	}
+	pc.written, _ = h.(PollWriteHandler)
+	pc.parser = wsParser{maxSize: t.maxSize, budget: t.budget}
+	pc.idle, pc.frameTO = c.cfg.timeouts(true)
+	if o.IdleTimeout > 0 && (pc.idle <= 0 || o.IdleTimeout < pc.idle) {
+		pc.idle = o.IdleTimeout
+	}
+	if cc, ok := t.nc.(*countedConn); ok {
+		pc.counted = cc
+	}
+	syscall.SetNonblock(fd, true)
+	// The original descriptor leaves Go's poller and is closed; the
+	// duplicate is the connection's from now on.
+	t.tcp.Close()
+	pc.lastRead = time.Now().UnixNano()
+
+	lp.mu.Lock()
+	if lp.stopped {
+		lp.mu.Unlock()
+		syscall.Close(fd)
+		if pc.counted != nil {
+			pc.counted.Close()
+		}
+		return net.ErrClosed
+	}
+	if len(lp.free) > 0 {
+		pc.slot = lp.free[len(lp.free)-1]
+		lp.free = lp.free[:len(lp.free)-1]
+	} else {
+		pc.slot = int32(len(lp.conns))
+		lp.conns = append(lp.conns, nil)
+	}
+	lp.conns[pc.slot] = pc
+	lp.n++
+	c.tr = pc
+	lp.mu.Unlock()
+	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP, Fd: pc.slot}
+	if err := syscall.EpollCtl(lp.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		lp.mu.Lock()
+		lp.conns[pc.slot] = nil
+		lp.free = append(lp.free, pc.slot)
+		lp.n--
+		lp.mu.Unlock()
+		syscall.Close(fd)
+		return os.NewSyscallError("epoll_ctl", err)
+	}
+	return nil
+}
+
+// pollConn is a connection a pollLoop reads, and the transport of its
+// Conn from then on.
+type pollConn struct {
+	lp           *pollLoop
+	c            *Conn
+	h            PollHandler
+	written      PollWriteHandler // h, when it wants to know; nil: not
+	slot         int32
+	laddr, raddr net.Addr
+	counted      *countedConn // the listener's count, given back at the end
+	budget       *frame.Budget
+	closeTimeout time.Duration
+	wtimeout     time.Duration
+	maxPending   int
+
+	// The loop's own.
+	fd         int // closed (and -1) once finished, under wmu
+	parser     wsParser
+	in         []byte // received and not yet parsed
+	inHeld     int64  // reserved from budget for in
+	idle       time.Duration
+	frameTO    time.Duration
+	lastRead   int64 // Unix ns
+	frameStart int64 // when the frame in progress began arriving; 0: none
+	ended      bool  // Ended has been called: nothing more is handed over
+	peerClosed bool  // the peer's close frame came
+	lingerEnd  int64 // the close handshake's end; 0: not closing
+	finished   bool
+
+	wmu       sync.Mutex
+	out       []byte // queued output: out[wpos:] is still to write
+	wpos      int
+	dirty     bool  // in the loop's dirty list
+	waitOut   bool  // waiting for EPOLLOUT
+	stall     int64 // since when output waits for the socket; 0: it does not
+	closeSent bool  // a close frame is queued: nothing after it
+	werr      error // a failed write: the connection ends
+	refusal   string
+	closeReq  int // 0 none, 1 close (handshake), 2 abort
+	closeCode int
+	closeWhy  string
+	abortErr  error
+	queued    bool // in the loop's request list
+}
+
+// readable reads what has arrived and hands over the whole messages.
+func (pc *pollConn) readable() {
+	for range 4 {
+		if pc.finished {
+			return
+		}
+		var buf []byte
+		fromIn := len(pc.in) > 0
+		if fromIn {
+			if len(pc.in) == cap(pc.in) && !pc.growIn(2*cap(pc.in)) {
+				return
+			}
+			buf = pc.in[len(pc.in):cap(pc.in)]
+		} else {
+			buf = pc.lp.rbuf
+		}
+		n, err := syscall.Read(pc.fd, buf)
+		if n > 0 {
+			pc.lastRead = pc.lp.now
+			var data []byte
+			if fromIn {
+				pc.in = pc.in[:len(pc.in)+n]
+				data = pc.in
+			} else {
+				data = buf[:n]
+			}
+			if !pc.consume(data, fromIn) || n < len(buf) {
+				return
+			}
+			continue
+		}
+		switch {
+		case err == syscall.EAGAIN:
+			return
+		case err == syscall.EINTR:
+			continue
+		case err != nil:
+			pc.end(&net.OpError{Op: "read", Net: "tcp", Source: pc.laddr, Addr: pc.raddr, Err: os.NewSyscallError("read", err)})
+		case pc.lingerEnd != 0 || pc.peerClosed:
+			pc.end(net.ErrClosed)
+		default:
+			// The peer closed without a close frame.
+			pc.end(&frame.Error{Offset: pc.parser.off, Size: -1, Err: io.ErrUnexpectedEOF})
+		}
+		pc.finish()
+		return
+	}
+}
+
+// consume parses data (in, or the loop's buffer) and keeps what is left
+// of a frame not yet whole; false when the connection is ending.
+func (pc *pollConn) consume(data []byte, fromIn bool) bool {
+	used, need, err := pc.parser.parse(data, pc.onFrame)
+	if err != nil {
+		pc.fail(err)
+		return false
+	}
+	rest := data[used:]
+	if len(rest) == 0 {
+		pc.frameStart = 0
+		pc.releaseIn()
+		return !pc.finished
+	}
+	if used > 0 || pc.frameStart == 0 {
+		pc.frameStart = pc.lp.now
+	}
+	want := max(need, len(rest))
+	if fromIn {
+		copy(pc.in, rest)
+		pc.in = pc.in[:len(rest)]
+		if cap(pc.in) < want {
+			if !pc.growIn(want) {
+				return false
+			}
+		}
+	} else {
+		if !pc.growIn(max(want, 512)) {
+			return false
+		}
+		pc.in = append(pc.in[:0], rest...)
+	}
+	return !pc.finished
+}
+
+// growIn makes in hold at least n bytes, charging the budget.
+func (pc *pollConn) growIn(n int) bool {
+	if cap(pc.in) >= n {
+		return true
+	}
+	n = min(max(n, 2*cap(pc.in)), pc.parser.maxSize+wsMaxFrameHeader)
+	if pc.budget != nil {
+		if !pc.budget.Reserve(int64(n - cap(pc.in))) {
+			pc.fail(&frame.Error{Offset: pc.parser.off, Size: -1, Err: frame.ErrBudget})
+			return false
+		}
+		pc.inHeld += int64(n - cap(pc.in))
+	}
+	nb := make([]byte, len(pc.in), n)
+	copy(nb, pc.in)
+	pc.in = nb
+	return true
+}
+
+func (pc *pollConn) releaseIn() {
+	pc.in = nil
+	if pc.inHeld > 0 {
+		pc.budget.Release(pc.inHeld)
+		pc.inHeld = 0
+	}
+}
+
+// onFrame is the parser's handler: a message goes to the PollHandler, a
+// ping is answered, a close frame answered and the connection ended.
+func (pc *pollConn) onFrame(op byte, p []byte, off int64) error {
+	switch op {
+	case wsOpText, wsOpBinary:
+		if pc.ended {
+			return nil // the close handshake: what still arrives is dropped
+		}
+		if err := pc.h.Payload(p); err != nil {
+			pc.end(err)
+			pc.startClose(CloseNormal, "")
+		}
+		return nil
+	case wsOpPing:
+		pc.control(websocket.PongMessage, p)
+		return nil
+	case wsOpPong:
+		return nil
+	}
+	// A close frame.
+	pc.peerClosed = true
+	code := websocket.CloseNoStatusReceived
+	reason := ""
+	if len(p) >= 2 {
+		code = int(p[0])<<8 | int(p[1])
+		reason = string(p[2:])
+	}
+	if len(p) == 1 {
+		return pc.parser.protocol(off, "a close frame's status is cut")
+	}
+	var err error
+	switch code {
+	case websocket.CloseNormalClosure, websocket.CloseGoingAway, websocket.CloseNoStatusReceived, CloseDestroyed:
+		err = io.EOF
+	default:
+		err = fmt.Errorf("peer: websocket closed by the peer: %w", &websocket.CloseError{Code: code, Text: reason})
+	}
+	pc.end(err)
+	// Answer with the same status (RFC 6455, section 5.5.1), then end.
+	pc.wmu.Lock()
+	if !pc.closeSent {
+		pc.appendControlLocked(websocket.CloseMessage, echoStatus(p))
+		pc.closeSent = true
+	}
+	pc.flushLocked()
+	pc.wmu.Unlock()
+	pc.finish()
+	return errClosing
+}
+
+// errClosing stops the parser once the connection is closing.
+var errClosing = errors.New("peer: closing")
+
+// echoStatus is the payload of the close frame that answers p.
+func echoStatus(p []byte) []byte {
+	if len(p) >= 2 {
+		return p[:2]
+	}
+	return nil
+}
+
+// fail ends the connection for what the peer sent, telling it why with
+// the close status (1002 protocol error, 1007 text not UTF-8, 1009 too
+// big, 1008 with a reason otherwise), then closes it.
+func (pc *pollConn) fail(err error) {
+	if errors.Is(err, errClosing) {
+		return
+	}
+	code, reason := websocket.ClosePolicyViolation, "server busy"
+	switch {
+	case errors.Is(err, ErrProtocol):
+		code, reason = websocket.CloseProtocolError, "protocol error"
+	case errors.Is(err, ErrInvalidUTF8):
+		code, reason = websocket.CloseInvalidFramePayloadData, "invalid UTF-8 in text message"
+	case errors.Is(err, frame.ErrTooLarge):
+		code, reason = websocket.CloseMessageTooBig, "message too big"
+	}
+	pc.abortLoop(err, code, reason)
+}
+
+// abortLoop ends the connection with err and closes it after one attempt
+// to send a close frame with code and reason.
+func (pc *pollConn) abortLoop(err error, code int, reason string) {
+	pc.end(err)
+	pc.wmu.Lock()
+	if !pc.closeSent && pc.werr == nil && pc.stall == 0 {
+		pc.appendControlLocked(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason))
+		pc.closeSent = true
+		pc.flushLocked()
+	}
+	pc.wmu.Unlock()
+	pc.finish()
+}
+
+// end hands the PollHandler why the connection ended, once.
+func (pc *pollConn) end(err error) {
+	if pc.ended {
+		return
+	}
+	pc.ended = true
+	pc.h.Ended(err)
+}
+
+// startClose sends a close frame and waits up to the close timeout for
+// the peer's answer (the loop's side of Close).
+func (pc *pollConn) startClose(code int, reason string) {
+	if pc.finished || pc.lingerEnd != 0 {
+		return
+	}
+	pc.wmu.Lock()
+	sent := false
+	if !pc.closeSent && pc.werr == nil {
+		pc.appendControlLocked(websocket.CloseMessage, websocket.FormatCloseMessage(code, reason))
+		pc.closeSent, sent = true, true
+		pc.flushLocked()
+	}
+	pc.wmu.Unlock()
+	if !sent || pc.closeTimeout <= 0 || pc.peerClosed {
+		pc.finish()
+		return
+	}
+	pc.lingerEnd = pc.lp.now + int64(pc.closeTimeout)
+}
+
+// checkTimeouts ends a connection whose time is up.
+func (pc *pollConn) checkTimeouts() {
+	now := pc.lp.now
+	pc.wmu.Lock()
+	stall := pc.stall
+	pc.wmu.Unlock()
+	switch {
+	case pc.lingerEnd != 0 && now >= pc.lingerEnd:
+		pc.finish()
+	case stall != 0 && pc.wtimeout > 0 && now-stall >= int64(pc.wtimeout):
+		pc.end(fmt.Errorf("%w (%v)", ErrWriteTimeout, pc.wtimeout))
+		pc.finish()
+	case pc.lingerEnd != 0:
+	case pc.frameStart != 0 && pc.frameTO > 0 && now-pc.frameStart >= int64(pc.frameTO):
+		pc.abortLoop(&frame.Error{Offset: pc.parser.off, Size: -1, Err: ErrFrameTimeout}, websocket.ClosePolicyViolation, "message not complete in time")
+	case pc.idle > 0 && now-pc.lastRead >= int64(pc.idle):
+		pc.abortLoop(fmt.Errorf("%w: nothing received for %v", ErrIdleTimeout, pc.idle), websocket.ClosePolicyViolation, "idle timeout")
+	}
+}
+
+// finish closes the socket and lets go of everything the connection held.
+func (pc *pollConn) finish() {
+	if pc.finished {
+		return
+	}
+	pc.end(net.ErrClosed)
+	pc.finished = true
+	lp := pc.lp
+	syscall.EpollCtl(lp.epfd, syscall.EPOLL_CTL_DEL, pc.fd, nil)
+	pc.wmu.Lock()
+	syscall.Close(pc.fd)
+	pc.fd = -1
+	left := len(pc.out) - pc.wpos
+	pc.putOut()
+	if pc.werr == nil {
+		pc.werr = net.ErrClosed
+	}
+	pc.wmu.Unlock()
+	if left > 0 && pc.written != nil {
+		pc.written.Written(left)
+	}
+	pc.releaseIn()
+	pc.parser.releaseMsg()
+	lp.mu.Lock()
+	lp.conns[pc.slot] = nil
+	lp.free = append(lp.free, pc.slot)
+	lp.n--
+	lp.mu.Unlock()
+	if pc.counted != nil {
+		pc.counted.once.Do(func() { pc.counted.lim.give(pc.counted.ip) })
+	}
+	if f := pc.c.onClose; f != nil {
+		f()
+	}
+}
+
+// request carries out, on the loop, the close another goroutine asked
+// for.
+func (pc *pollConn) request() {
+	pc.wmu.Lock()
+	req, code, why, err := pc.closeReq, pc.closeCode, pc.closeWhy, pc.abortErr
+	pc.queued = false
+	pc.wmu.Unlock()
+	if pc.finished {
+		return
+	}
+	switch req {
+	case 1:
+		pc.end(net.ErrClosed)
+		pc.startClose(code, why)
+	case 2:
+		pc.end(err)
+		pc.finish()
+	}
+}
+
+// ask queues a close for the loop; wmu is held.
+func (pc *pollConn) askLocked(req, code int, why string, err error) {
+	if pc.closeReq != 0 {
+		return
+	}
+	pc.closeReq, pc.closeCode, pc.closeWhy, pc.abortErr = req, code, why, err
+	if pc.queued {
+		return
+	}
+	pc.queued = true
+	lp := pc.lp
+	lp.mu.Lock()
+	lp.reqs = append(lp.reqs, pc)
+	if !lp.inRound {
+		lp.wakeLocked()
+	}
+	lp.mu.Unlock()
+}
+
+// pollOutKeep is the largest output buffer a connection keeps once all is
+// written; larger ones are let go.
+const pollOutKeep = 4 << 10
+
+var pollOutPool = sync.Pool{New: func() any { b := make([]byte, 0, pollOutKeep); return &b }}
+
+// putOut gives the output buffer back; wmu is held.
+func (pc *pollConn) putOut() {
+	if pc.out != nil && cap(pc.out) == pollOutKeep {
+		b := pc.out[:0]
+		pollOutPool.Put(&b)
+	}
+	pc.out, pc.wpos = nil, 0
+}
+
+// queueLocked reserves room for n more bytes of output; wmu is held.
+func (pc *pollConn) roomLocked(n int) error {
+	switch {
+	case pc.werr != nil:
+		return pc.werr
+	case pc.closeSent:
+		return errWSClosing
+	case len(pc.out)-pc.wpos+n > pc.maxPending:
+		return fmt.Errorf("%w (%d bytes)", ErrPendingFull, pc.maxPending)
+	}
+	if pc.out == nil {
+		if n <= pollOutKeep {
+			pc.out = (*pollOutPool.Get().(*[]byte))[:0]
+		} else {
+			pc.out = make([]byte, 0, n)
+		}
+	} else if pc.wpos > 0 && pc.wpos == len(pc.out) {
+		pc.out, pc.wpos = pc.out[:0], 0
+	}
+	return nil
+}
+
+// scheduleLocked has what was queued written: at the end of the loop's
+// round when a handler wrote it, now otherwise; wmu is held.
+func (pc *pollConn) scheduleLocked() {
+	if pc.dirty || pc.waitOut {
+		return
+	}
+	lp := pc.lp
+	lp.mu.Lock()
+	if lp.inRound {
+		pc.dirty = true
+		lp.dirty = append(lp.dirty, pc)
+		lp.mu.Unlock()
+		return
+	}
+	lp.mu.Unlock()
+	pc.flushLocked()
+}
+
+// flushLocked writes what is queued, as much as the socket takes; wmu is
+// held.
+func (pc *pollConn) flushLocked() {
+	if pc.fd < 0 {
+		return
+	}
+	start := pc.wpos
+	for pc.wpos < len(pc.out) {
+		n, err := syscall.Write(pc.fd, pc.out[pc.wpos:])
+		if n > 0 {
+			pc.wpos += n
+		}
+		if err == syscall.EINTR {
+			continue
+		}
+		if err == syscall.EAGAIN {
+			if pc.stall == 0 || pc.wpos > start {
+				pc.stall = time.Now().UnixNano()
+			}
+			if !pc.waitOut {
+				pc.waitOut = true
+				ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP | syscall.EPOLLOUT, Fd: pc.slot}
+				syscall.EpollCtl(pc.lp.epfd, syscall.EPOLL_CTL_MOD, pc.fd, &ev)
+			}
+			break
+		}
+		if err != nil {
+			pc.werr = &net.OpError{Op: "write", Net: "tcp", Source: pc.laddr, Addr: pc.raddr, Err: os.NewSyscallError("write", err)}
+			pc.askLocked(2, 0, "", pc.werr)
+			break
+		}
+	}
+	if n := pc.wpos - start; n > 0 && pc.written != nil {
+		pc.written.Written(n)
+	}
+	if pc.wpos == len(pc.out) {
+		pc.putOut()
+		pc.stall = 0
+		if pc.waitOut {
+			pc.waitOut = false
+			ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP, Fd: pc.slot}
+			syscall.EpollCtl(pc.lp.epfd, syscall.EPOLL_CTL_MOD, pc.fd, &ev)
+		}
+	}
+}
+
+// appendControlLocked queues a control frame, past the pending limit if
+// need be (it is short); wmu is held.
+func (pc *pollConn) appendControlLocked(mt int, data []byte) {
+	if pc.out == nil {
+		pc.out = (*pollOutPool.Get().(*[]byte))[:0]
+	}
+	pc.out = append(pc.out, 0x80|byte(mt), byte(len(data)))
+	pc.out = append(pc.out, data...)
+}
+
+// control queues a control frame (a pong), written at the round's end.
+func (pc *pollConn) control(mt int, data []byte) {
+	pc.wmu.Lock()
+	if pc.werr == nil && !pc.closeSent && len(pc.out)-pc.wpos+len(data) <= pc.maxPending {
+		pc.appendControlLocked(mt, data)
+		pc.scheduleLocked()
+	}
+	pc.wmu.Unlock()
+}
+
+// The transport of a polled Conn.
+
+func (pc *pollConn) readPayload() ([]byte, int64, error) { return nil, 0, ErrPolled }
+
+func (pc *pollConn) writePayload(p []byte) error {
+	one := [1]net.Buffers{{p}}
+	return pc.writeBatch(one[:])
+}
+
+// writeBatch queues each element of ps as one binary message and has them
+// written (see Poller).
+func (pc *pollConn) writeBatch(ps []net.Buffers) error {
+	total := 0
+	for _, p := range ps {
+		n := buffersLen(p)
+		if n > pc.parser.maxSize {
+			return &frame.Error{Offset: -1, Size: int64(n), Err: frame.ErrTooLarge}
+		}
+		total += wsMaxHeader + n
+	}
+	pc.wmu.Lock()
+	defer pc.wmu.Unlock()
+	if err := pc.roomLocked(total); err != nil {
+		return err
+	}
+	for _, p := range ps {
+		pc.out = appendWSHeader(pc.out, buffersLen(p))
+		for _, piece := range p {
+			pc.out = append(pc.out, piece...)
+		}
+	}
+	pc.scheduleLocked()
+	return nil
+}
+
+// Pending is the output queued and not yet written.
+func (pc *pollConn) pending() int {
+	pc.wmu.Lock()
+	defer pc.wmu.Unlock()
+	return len(pc.out) - pc.wpos
+}
+
+func (pc *pollConn) refuse(reason string) {
+	if len(reason) > 123 {
+		reason = reason[:123]
+	}
+	if reason == "" {
+		reason = "refused"
+	}
+	pc.wmu.Lock()
+	pc.refusal = reason
+	pc.wmu.Unlock()
+}
+
+// closeWith asks the loop to close the connection with a close frame of
+// code and reason.
+func (pc *pollConn) closeWith(code int, reason string) {
+	pc.wmu.Lock()
+	if pc.refusal != "" {
+		code, reason = websocket.ClosePolicyViolation, pc.refusal
+	}
+	pc.askLocked(1, code, reason, nil)
+	pc.wmu.Unlock()
+}
+
+func (pc *pollConn) shutdown() error { pc.closeWith(CloseNormal, ""); return nil }
+func (pc *pollConn) close() error    { pc.closeWith(CloseNormal, ""); return nil }
+func (pc *pollConn) abort(err error) {
+	pc.wmu.Lock()
+	pc.askLocked(2, 0, "", err)
+	pc.wmu.Unlock()
+}
+func (pc *pollConn) release()                         {}
+func (pc *pollConn) localAddr() net.Addr              { return pc.laddr }
+func (pc *pollConn) remoteAddr() net.Addr             { return pc.raddr }
+func (pc *pollConn) setReadDeadline(time.Time) error  { return nil }
+func (pc *pollConn) setWriteDeadline(time.Time) error { return nil }

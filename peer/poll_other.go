@@ -1,0 +1,11 @@
+//go:build !linux
+
+package peer
+
+// pollLoop stands for a Poller's goroutine on systems without one.
+type pollLoop struct{}
+
+func newPollLoop() (*pollLoop, error)                                 { return nil, ErrPollUnsupported }
+func (lp *pollLoop) stop()                                            {}
+func (lp *pollLoop) count() int                                       { return 0 }
+func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error { return ErrPollUnsupported }
