@@ -43,7 +43,13 @@ func (h *Host) shutdown(ctx context.Context, code int, reason string) error {
 		case <-p.q.done:
 		case <-ctx.Done():
 		}
-		_, isWS := p.link.(*wsLink)
+		if pl, ok := p.link.(*wsPollLink); ok {
+			// Its queue is the connection's output.
+			for pl.queuedBytes() > 0 && ctx.Err() == nil {
+				time.Sleep(5 * time.Millisecond)
+			}
+		}
+		_, isWS := p.link.(wsCloser)
 		ws = ws || isWS
 	}
 	if ws {
@@ -73,10 +79,16 @@ func (h *Host) shutdown(ctx context.Context, code int, reason string) error {
 // WebSocket clients is written, before it closes their connections.
 const wsCloseDelay = 250 * time.Millisecond
 
+// wsCloser is a WebSocket Link, which can tell its client why it is
+// closed.
+type wsCloser interface {
+	closeWith(code int, reason string) error
+}
+
 // closeLinkWith closes a link, telling a WebSocket client why.
 func closeLinkWith(l Link, code int, reason string) error {
-	if w, ok := l.(*wsLink); ok {
-		return w.c.CloseWith(code, reason)
+	if w, ok := l.(wsCloser); ok {
+		return w.closeWith(code, reason)
 	}
 	return l.Close()
 }
@@ -92,7 +104,8 @@ type HostStats struct {
 	// Peers counts the connected clients, admitted or not.
 	Peers int
 	// QueuedBytes is what waits to be sent to them (each frame counted
-	// with 16 bytes of bookkeeping).
+	// with 16 bytes of bookkeeping; for a client a peer.Poller writes, its
+	// bytes on the wire).
 	QueuedBytes int
 }
 
@@ -106,7 +119,11 @@ func (h *Host) Stats() HostStats {
 	h.mu.Unlock()
 	s := HostStats{Peers: len(ps)}
 	for _, p := range ps {
-		s.QueuedBytes += p.q.queued()
+		if pl, ok := p.link.(*wsPollLink); ok {
+			s.QueuedBytes += pl.queuedBytes()
+		} else {
+			s.QueuedBytes += p.q.queued()
+		}
 	}
 	return s
 }

@@ -202,13 +202,17 @@ type Event struct {
 // Host is a multiplayer host (peer id 1) that Godot clients join:
 // SceneMultiplayer's server side with a Go program in place of the game.
 //
-// A client's packets are handled on "the peer's goroutine": over
-// WebSocket (and other Links) a goroutine of the Host's for each client;
-// over ENet (ListenENet) the ENet host's own receive goroutine, for all of
-// its clients one packet at a time, as the engine handles them on its main
-// thread, so that a relayed packet costs no hand-off between goroutines.
-// There the RPC methods, OnBytes, Observe and OnDisconnect should return
-// soon: while one runs, the listener's other clients wait.
+// A client's packets are handled on "the peer's goroutine": over ENet
+// (ListenENet) the ENet host's own receive goroutine, for all of its
+// clients one packet at a time, as the engine handles them on its main
+// thread, so that a relayed packet costs no hand-off between goroutines;
+// over WebSocket on Linux (ListenWebSocket, Rooms, Handler) one of the
+// process's peer.Poller goroutines, one per core, likewise shared by many
+// clients; over other Links, and WebSocket with
+// WebSocketOptions.NoPoller, a goroutine of the Host's for each client.
+// On a shared goroutine the RPC methods, OnBytes, Observe and
+// OnDisconnect should return soon: while one runs, the other clients of
+// that goroutine wait.
 type Host struct {
 	*session
 	o      HostOptions
@@ -415,6 +419,9 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	p.q.shared = h.o.QueueBudget
+	if a, ok := link.(attacher); ok {
+		a.attach(h.o.MaxQueuedBytes, h.o.QueueBudget, h.o.IdleTimeout)
+	}
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
 	if h.o.Godot == variant.Godot3 {
 		// Godot 3's WebSocketMultiplayerPeer: the id, then the host, then

@@ -315,18 +315,12 @@ func (rs *Rooms) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.CloseWith(code, reason)
 		return
 	}
-	// Served on a goroutine of its own: once this handler returns, the
-	// HTTP server lets go of what it held for the request (its 4 KB
-	// buffers, the request, the goroutine's stack grown reading it),
-	// which would otherwise stay for as long as the client plays.
-	go rs.serve(room, newWSLink(c, rs.ws))
-}
-
-// serve serves one admitted client of room, until it leaves.
-func (rs *Rooms) serve(room *Room, link Link) {
-	done := make(chan struct{})
-	rs.start(room, link, func() { close(done) })
-	<-done
+	// Once this handler returns, the HTTP server lets go of what it held
+	// for the request (its 4 KB buffers, the request, the goroutine's
+	// stack grown reading it), which would otherwise stay for as long as
+	// the client plays: the client is served by the process's Poller, or
+	// by goroutines of its own.
+	rs.start(room, serverWSLink(c, rs.ws), func() {})
 }
 
 // start serves one admitted client of room, without waiting for it to

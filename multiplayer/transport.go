@@ -4,6 +4,7 @@ import (
 	"context"
 	"net"
 	"strconv"
+	"time"
 )
 
 // TransferMode is how a packet travels, as MultiplayerPeer.TransferMode
@@ -92,6 +93,14 @@ type queuer interface {
 // handle has returned, with why the link ended.
 type deliverer interface {
 	deliver(handle func(Frame, error) error, end func(error))
+}
+
+// attacher is a Link that queues frames itself (a queuer) with the Host's
+// budgets: attach is told, when the Host admits the client and before
+// any frame is queued, its MaxQueuedBytes, the shared QueueBudget (nil:
+// none) and its IdleTimeout (0: none).
+type attacher interface {
+	attach(maxQueued int, shared *ByteBudget, idle time.Duration)
 }
 
 // ClientIDLink is a Link whose client chose its own id, as Godot's ENet

@@ -48,6 +48,17 @@ type WebSocketOptions struct {
 	// Godot's own host polls its connections every frame, about every
 	// 7 ms on a headless server, so its messages wait that long at most.
 	WriteDelay time.Duration
+	// NoPoller, for a Host, serves each client on goroutines of its own (a
+	// reader, and a writer while frames wait) rather than through the
+	// process's peer.Poller, which reads every client from a goroutine per
+	// core and writes what a round of messages queued in one write per
+	// client. With the Poller (Linux), the host's RPC methods, OnBytes,
+	// Observe and OnDisconnect run on the Poller's goroutines, for many
+	// clients (and rooms) one at a time, as Godot runs them on its main
+	// thread: one that blocks holds up the others; set NoPoller when they
+	// must block. Elsewhere, and for connections not over TCP, clients
+	// have goroutines of their own.
+	NoPoller bool
 	// WriteTimeout bounds each write (a batch of the frames queued for a
 	// peer, for a Host), to between 7/8 of it and all of it; 0 means
 	// DefaultWriteTimeout.
@@ -119,6 +130,9 @@ func NewWebSocketLink(c *peer.Conn, o WebSocketOptions) Link { return newWSLink(
 func (l *wsLink) RemoteAddr() net.Addr { return l.c.RemoteAddr() }
 func (l *wsLink) Close() error         { return l.c.Close() }
 
+// closeWith closes the link with a close frame of code and reason.
+func (l *wsLink) closeWith(code int, reason string) error { return l.c.CloseWith(code, reason) }
+
 // refuse closes the link with the reason a host refuses the client (a
 // close frame with status 1008).
 func (l *wsLink) refuse(reason string) { l.c.Refuse(reason) }
@@ -131,6 +145,13 @@ func (l *wsLink) ReadFrame() (Frame, error) {
 	if err != nil {
 		return Frame{}, err
 	}
+	return l.frameOf(b)
+}
+
+// frameOf is the frame of a message received: its data, or for Godot 3
+// the frame its 9-byte header says. A message that is not one is a
+// *PacketError.
+func (l *wsLink) frameOf(b []byte) (Frame, error) {
 	if !l.godot3 {
 		return Frame{Kind: FrameData, Data: b, Mode: Reliable}, nil
 	}
@@ -158,8 +179,11 @@ func (l *wsLink) ReadFrame() (Frame, error) {
 	return Frame{}, perr(0, CmdUnknown, ErrUnknownCommand, fmt.Sprintf("Godot 3 WebSocket message type %d", b[0]))
 }
 
-func (l *wsLink) WriteFrame(f Frame) error {
-	b := l.buf[:0]
+// appendHeader appends what goes before f's data in its message: Godot
+// 3's 9-byte header (and a system message's peer id), Godot 4's assigned
+// id; false when f is not sent at all (Godot 4 peers learn of each other
+// through SYS packets).
+func (l *wsLink) appendHeader(b []byte, f Frame) ([]byte, bool) {
 	if l.godot3 {
 		typ := byte(ws3SysNone)
 		switch f.Kind {
@@ -173,23 +197,29 @@ func (l *wsLink) WriteFrame(f Frame) error {
 		b = append(b, typ)
 		if f.Kind == FrameData {
 			b = binary.LittleEndian.AppendUint32(b, uint32(f.From))
-			b = binary.LittleEndian.AppendUint32(b, uint32(f.To))
-			b = append(b, f.Data...)
-		} else {
-			// The engine's _send_sys: from 1, to 0, then the id.
-			b = binary.LittleEndian.AppendUint32(b, 1)
-			b = binary.LittleEndian.AppendUint32(b, 0)
-			b = binary.LittleEndian.AppendUint32(b, uint32(f.Peer))
+			return binary.LittleEndian.AppendUint32(b, uint32(f.To)), true
 		}
-	} else {
-		switch f.Kind {
-		case FrameData:
-			b = append(b, f.Data...)
-		case FrameAssignID:
-			b = binary.LittleEndian.AppendUint32(b, uint32(f.Peer))
-		default:
-			return nil // Godot 4 peers learn of each other through SYS packets
-		}
+		// The engine's _send_sys: from 1, to 0, then the id.
+		b = binary.LittleEndian.AppendUint32(b, 1)
+		b = binary.LittleEndian.AppendUint32(b, 0)
+		return binary.LittleEndian.AppendUint32(b, uint32(f.Peer)), true
+	}
+	switch f.Kind {
+	case FrameData:
+		return b, true
+	case FrameAssignID:
+		return binary.LittleEndian.AppendUint32(b, uint32(f.Peer)), true
+	}
+	return b, false
+}
+
+func (l *wsLink) WriteFrame(f Frame) error {
+	b, ok := l.appendHeader(l.buf[:0], f)
+	if !ok {
+		return nil
+	}
+	if f.Kind == FrameData {
+		b = append(b, f.Data...)
 	}
 	if cap(b) <= 1<<16 {
 		l.buf = b[:0] // reused by the next write; larger buffers are let go
@@ -230,34 +260,9 @@ func (l *wsLink) writeFrames(fs []Frame) error {
 	}
 	for _, f := range fs {
 		start, first := len(hdrs), len(parts)
-		if l.godot3 {
-			typ := byte(ws3SysNone)
-			switch f.Kind {
-			case FrameAssignID:
-				typ = ws3SysID
-			case FramePeerAdded:
-				typ = ws3SysAdd
-			case FramePeerRemoved:
-				typ = ws3SysDel
-			}
-			hdrs = append(hdrs, typ)
-			if f.Kind == FrameData {
-				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.From))
-				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.To))
-			} else {
-				// The engine's _send_sys: from 1, to 0, then the id.
-				hdrs = binary.LittleEndian.AppendUint32(hdrs, 1)
-				hdrs = binary.LittleEndian.AppendUint32(hdrs, 0)
-				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.Peer))
-			}
-		} else {
-			switch f.Kind {
-			case FrameData:
-			case FrameAssignID:
-				hdrs = binary.LittleEndian.AppendUint32(hdrs, uint32(f.Peer))
-			default:
-				continue // Godot 4 peers learn of each other through SYS packets
-			}
+		var ok bool
+		if hdrs, ok = l.appendHeader(hdrs, f); !ok {
+			continue
 		}
 		// Within hdrs' capacity: the slices taken stay valid.
 		if len(hdrs) > start {
@@ -332,7 +337,7 @@ func (w *wsListener) Accept(ctx context.Context) (Link, error) {
 	if err != nil {
 		return nil, err
 	}
-	return newWSLink(c, w.o), nil
+	return serverWSLink(c, w.o), nil
 }
 
 func (w *wsListener) Close() error   { return w.l.Close() }
@@ -368,9 +373,6 @@ func (h *Host) Handler(o WebSocketOptions) http.Handler {
 			return // already answered
 		}
 		h.wg.Add(1)
-		go func() {
-			defer h.wg.Done()
-			h.ServeLink(newWSLink(c, o))
-		}()
+		h.startLink(serverWSLink(c, o), func(error) { h.wg.Done() })
 	})
 }

@@ -4,7 +4,9 @@
 // at most Options.MaxSize (8 MiB by default); servers cap connections (1024)
 // and connections per address (64), idle, frame and write times, and the
 // memory of frames being received (64 MiB per listener); TLS comes from your
-// own net/http server or net.Conn; WebRTC is not implemented.
+// own net/http server or net.Conn; WebRTC is not implemented. A Poller,
+// which serves many server WebSocket connections from a goroutine per
+// core, needs Linux.
 //
 // Each transport frames values as the engine's peer of the same kind does:
 //

@@ -69,7 +69,7 @@ func NewPoller(n int) (*Poller, error) {
 
 // Close stops the Poller's goroutines and ends the connections it reads,
 // with net.ErrClosed, at once (no close handshake). It returns when they
-// have stopped.
+// have stopped, so a handler must not call it.
 func (p *Poller) Close() error {
 	for _, lp := range p.loops {
 		lp.stop()
@@ -119,6 +119,10 @@ type PollOptions struct {
 	// (Options.IdleTimeout), ends a connection that sends nothing for
 	// that long.
 	IdleTimeout time.Duration
+	// WriteDelay, when positive, is how long what is queued waits before
+	// it is written, so that what is queued meanwhile goes out in the
+	// same write: less CPU per message, each up to WriteDelay later.
+	WriteDelay time.Duration
 }
 
 // Poll hands c to p: from now on p reads c and gives h its messages (see
@@ -142,4 +146,12 @@ func (c *Conn) Poll(p *Poller, h PollHandler, o PollOptions) error {
 type pollTransport interface {
 	transport
 	closeWith(code int, reason string)
+}
+
+// Pollable reports whether c can be handed to a Poller: a WebSocket
+// connection a server accepted over TCP, not polled yet, on a system
+// with Pollers.
+func (c *Conn) Pollable() bool {
+	t, ok := c.tr.(*wsTransport)
+	return ok && t.tcp != nil && pollSupported
 }

@@ -48,6 +48,8 @@ type pollLoop struct {
 	done      chan struct{}
 }
 
+const pollSupported = true
+
 // wakeSlot is the eventfd's epoll data.
 const wakeSlot = -1
 
@@ -283,7 +285,7 @@ func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error {
 		return derr
 	}
 	pc := &pollConn{lp: lp, c: c, h: h, fd: fd, laddr: t.ws.LocalAddr(), raddr: t.ws.RemoteAddr(),
-		maxPending: o.MaxPending, budget: t.budget, wtimeout: c.wtimeout, closeTimeout: c.cfg.closeTimeout}
+		maxPending: o.MaxPending, writeDelay: o.WriteDelay, budget: t.budget, wtimeout: c.wtimeout, closeTimeout: c.cfg.closeTimeout}
 	if pc.maxPending <= 0 {
 		pc.maxPending = DefaultMaxPending
 	}
@@ -349,6 +351,7 @@ type pollConn struct {
 	closeTimeout time.Duration
 	wtimeout     time.Duration
 	maxPending   int
+	writeDelay   time.Duration
 
 	// The loop's own.
 	fd         int // closed (and -1) once finished, under wmu
@@ -378,6 +381,8 @@ type pollConn struct {
 	closeWhy  string
 	abortErr  error
 	queued    bool // in the loop's request list
+	delayed   bool // a write waits for timer
+	timer     *time.Timer
 }
 
 // readable reads what has arrived and hands over the whole messages.
@@ -647,6 +652,9 @@ func (pc *pollConn) finish() {
 	pc.wmu.Lock()
 	syscall.Close(pc.fd)
 	pc.fd = -1
+	if pc.timer != nil {
+		pc.timer.Stop()
+	}
 	left := len(pc.out) - pc.wpos
 	pc.putOut()
 	if pc.werr == nil {
@@ -750,7 +758,16 @@ func (pc *pollConn) roomLocked(n int) error {
 // scheduleLocked has what was queued written: at the end of the loop's
 // round when a handler wrote it, now otherwise; wmu is held.
 func (pc *pollConn) scheduleLocked() {
-	if pc.dirty || pc.waitOut {
+	if pc.dirty || pc.waitOut || pc.delayed {
+		return
+	}
+	if pc.writeDelay > 0 {
+		pc.delayed = true
+		if pc.timer == nil {
+			pc.timer = time.AfterFunc(pc.writeDelay, pc.delayedFlush)
+		} else {
+			pc.timer.Reset(pc.writeDelay)
+		}
 		return
 	}
 	lp := pc.lp
@@ -763,6 +780,16 @@ func (pc *pollConn) scheduleLocked() {
 	}
 	lp.mu.Unlock()
 	pc.flushLocked()
+}
+
+// delayedFlush writes what waited WriteDelay.
+func (pc *pollConn) delayedFlush() {
+	pc.wmu.Lock()
+	pc.delayed = false
+	if !pc.waitOut {
+		pc.flushLocked()
+	}
+	pc.wmu.Unlock()
 }
 
 // flushLocked writes what is queued, as much as the socket takes; wmu is

@@ -2,6 +2,8 @@
 
 package peer
 
+const pollSupported = false
+
 // pollLoop stands for a Poller's goroutine on systems without one.
 type pollLoop struct{}
 

@@ -576,6 +576,19 @@ var errWSClosing = fmt.Errorf("peer: websocket closing: %w", net.ErrClosed)
 // 5.2: two bytes and a 64-bit length, no mask).
 const wsMaxHeader = 10
 
+// WebSocketMessageSize is the number of bytes a server's message of n
+// bytes takes on the wire: its header (RFC 6455, section 5.2; unmasked)
+// and its payload.
+func WebSocketMessageSize(n int) int {
+	switch {
+	case n < 126:
+		return 2 + n
+	case n <= 0xffff:
+		return 4 + n
+	}
+	return 10 + n
+}
+
 // appendWSHeader appends the header of an unmasked, unfragmented binary
 // message of n bytes.
 func appendWSHeader(b []byte, n int) []byte {

@@ -105,6 +105,7 @@ func serve(args []string) error {
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the host to this file")
 	flushDelay := fs.Duration("flush-delay", 0, "enet.Config.FlushDelay (0: the default; negative: none)")
 	writeDelay := fs.Duration("write-delay", 0, "WebSocket: WebSocketOptions.WriteDelay")
+	noPoller := fs.Bool("no-poller", false, "WebSocket: WebSocketOptions.NoPoller (a reader goroutine per client)")
 	fs.Parse(args)
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
@@ -138,7 +139,7 @@ func serve(args []string) error {
 		o.ENet.FlushDelay = *flushDelay
 		l, err = multiplayer.ListenENet(ctx, c.addr, o)
 	case "ws":
-		o := multiplayer.WebSocketOptions{Godot: variant.Godot3, WriteDelay: *writeDelay}
+		o := multiplayer.WebSocketOptions{Godot: variant.Godot3, WriteDelay: *writeDelay, NoPoller: *noPoller}
 		o.Peer.MaxConns = c.clients + 16
 		o.Peer.MaxConnsPerIP = c.clients + 16 // every client comes from 127.0.0.1
 		l, err = multiplayer.ListenWebSocket(ctx, c.addr, o)

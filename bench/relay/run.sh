@@ -12,6 +12,7 @@
 #   FLUSH_DELAY=-1ms bench/relay/run.sh           # gdvar's enet.Config.FlushDelay
 #   CPUPROFILE=/tmp/prof bench/relay/run.sh       # a CPU profile of gdvar's host per run in that directory
 #   GDVAR_FLAGS=--write-delay=5ms bench/relay/run.sh "ws 10 100"   # more flags for relay serve
+#   GDVAR_FLAGS=--no-poller bench/relay/run.sh "ws 100 5"       # WebSocket clients on goroutines of their own
 set -euo pipefail
 cd "$(dirname "$0")"
 RUNS=${RUNS:-1}

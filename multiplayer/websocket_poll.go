@@ -1,0 +1,188 @@
+package multiplayer
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"sync"
+	"time"
+
+	"github.com/gdvar/gdvar/peer"
+)
+
+// sharedPoller is the process's peer.Poller, started by the first client a
+// host serves through one (a goroutine per core, parked while idle).
+var sharedPoller = sync.OnceValues(func() (*peer.Poller, error) { return peer.NewPoller(0) })
+
+// serverWSLink is the Link of a WebSocket client a host accepted: served
+// through the process's Poller where the system and the connection allow
+// (and o.NoPoller does not say otherwise), by goroutines of its own
+// otherwise.
+func serverWSLink(c *peer.Conn, o WebSocketOptions) Link {
+	if o.NoPoller || !c.Pollable() {
+		return newWSLink(c, o)
+	}
+	p, err := sharedPoller()
+	if err != nil {
+		return newWSLink(c, o)
+	}
+	return &wsPollLink{wsLink: newWSLink(c, o), poller: p, max: DefaultMaxQueuedBytes}
+}
+
+// wsPollLink is a WebSocket client of a Host read by a peer.Poller: its
+// messages are handled on the Poller's goroutine as they arrive
+// (deliverer), and the frames queued for it are written by the Poller
+// without blocking (queuer), one write for what the handling of a round
+// of messages queued. Its queued bytes (on the wire: headers and data)
+// are charged to MaxQueuedBytes and the shared budget until written.
+type wsPollLink struct {
+	*wsLink
+	poller *peer.Poller
+	idle   time.Duration
+
+	// Under omu: the frames' order, and those queued before the link was
+	// polled (during the host's join), written once it is.
+	omu    sync.Mutex
+	polled bool
+	early  []Frame
+	hdr    [ws3MaxHeader]byte
+	parts  [2][]byte
+	ps     [1]net.Buffers
+
+	// Under cmu: what is charged for the output not yet written.
+	cmu     sync.Mutex
+	max     int
+	shared  *ByteBudget
+	charged int
+
+	handle func(Frame, error) error
+	end    func(error)
+}
+
+// attach is told, by the Host admitting the client, its queue budget, the
+// shared one and its idle timeout.
+func (l *wsPollLink) attach(maxQueued int, shared *ByteBudget, idle time.Duration) {
+	l.cmu.Lock()
+	if maxQueued > 0 {
+		l.max = maxQueued
+	}
+	l.shared = shared
+	l.cmu.Unlock()
+	l.idle = idle
+}
+
+// deliver hands the connection to the Poller; its messages go to handle
+// from now on, and what was queued before goes out.
+func (l *wsPollLink) deliver(handle func(Frame, error) error, end func(error)) {
+	l.handle, l.end = handle, end
+	err := l.c.Poll(l.poller, l, peer.PollOptions{MaxPending: 1 << 62, IdleTimeout: l.idle, WriteDelay: l.writeDelay})
+	l.omu.Lock()
+	l.polled = true
+	early := l.early
+	l.early = nil
+	if err == nil {
+		for _, f := range early {
+			l.writeLocked(f)
+		}
+	}
+	l.omu.Unlock()
+	if err != nil {
+		l.cmu.Lock()
+		n := l.charged
+		l.charged = 0
+		l.cmu.Unlock()
+		l.shared.give(n)
+		end(err)
+	}
+}
+
+// Payload is a message, on the Poller's goroutine.
+func (l *wsPollLink) Payload(b []byte) error {
+	f, err := l.frameOf(b)
+	return l.handle(f, err)
+}
+
+// Ended is told why the connection ended; what is still charged is given
+// back as the Poller drops or writes it (Written).
+func (l *wsPollLink) Ended(err error) { l.end(err) }
+
+// Written gives back the charge of output written or dropped. The
+// Poller's own control frames are counted too, and give back a little
+// early: never more than was charged.
+func (l *wsPollLink) Written(n int) {
+	l.cmu.Lock()
+	n = min(n, l.charged)
+	l.charged -= n
+	l.cmu.Unlock()
+	l.shared.give(n)
+}
+
+// queueFrame queues f for the client, with the Host's lock held.
+func (l *wsPollLink) queueFrame(f Frame) error {
+	hdr, ok := l.appendHeader(l.hdr[:0], f)
+	if !ok {
+		return nil
+	}
+	n := wireSize(hdr, f)
+	l.cmu.Lock()
+	switch {
+	case l.charged+n > l.max:
+		l.cmu.Unlock()
+		return fmt.Errorf("%w: more than %d bytes waiting to be sent", ErrBudget, l.max)
+	case !l.shared.take(n):
+		l.cmu.Unlock()
+		return errSharedSpent
+	}
+	l.charged += n
+	l.cmu.Unlock()
+	l.omu.Lock()
+	defer l.omu.Unlock()
+	if !l.polled {
+		f.Data = append([]byte(nil), f.Data...)
+		l.early = append(l.early, f)
+		return nil
+	}
+	return l.writeLocked(f)
+}
+
+// writeLocked hands f to the connection, which queues it; omu is held.
+// A connection that is closing takes nothing, and that is not an error:
+// the client is leaving.
+func (l *wsPollLink) writeLocked(f Frame) error {
+	hdr, _ := l.appendHeader(l.hdr[:0], f)
+	parts := l.parts[:0]
+	if len(hdr) > 0 {
+		parts = append(parts, hdr)
+	}
+	if f.Kind == FrameData {
+		parts = append(parts, f.Data)
+	}
+	l.ps[0] = parts
+	err := l.c.WritePayloads(l.ps[:])
+	l.ps[0] = nil
+	clear(l.parts[:])
+	if err == nil {
+		return nil
+	}
+	l.Written(wireSize(hdr, f)) // nothing was queued
+	if errors.Is(err, net.ErrClosed) {
+		return nil
+	}
+	return err
+}
+
+// wireSize is what f's message, after hdr, takes on the wire.
+func wireSize(hdr []byte, f Frame) int {
+	n := len(hdr)
+	if f.Kind == FrameData {
+		n += len(f.Data)
+	}
+	return peer.WebSocketMessageSize(n)
+}
+
+// queuedBytes is what is queued for the client and not yet written.
+func (l *wsPollLink) queuedBytes() int {
+	l.cmu.Lock()
+	defer l.cmu.Unlock()
+	return l.charged
+}
