@@ -44,7 +44,8 @@ type wsPollLink struct {
 	// polled (during the host's join), written once it is.
 	omu    sync.Mutex
 	polled bool
-	early  []Frame
+	early  []byte  // the payloads queued before, end to end
+	ends   []int32 // where each ends in early
 	hdr    [ws3MaxHeader]byte
 	parts  [2][]byte
 	ps     [1]net.Buffers
@@ -78,13 +79,25 @@ func (l *wsPollLink) deliver(handle func(Frame, error) error, end func(error)) {
 	err := l.c.Poll(l.poller, l, peer.PollOptions{MaxPending: 1 << 62, IdleTimeout: l.idle, WriteDelay: l.writeDelay})
 	l.omu.Lock()
 	l.polled = true
-	early := l.early
-	l.early = nil
 	if err == nil {
-		for _, f := range early {
-			l.writeLocked(f)
+		// In batches of 64 (Godot 3's join tells a client of every other
+		// peer): no slice of them all.
+		var ps [64]net.Buffers
+		start, n := int32(0), 0
+		for i, end := range l.ends {
+			ps[n] = net.Buffers{l.early[start:end]}
+			start = end
+			if n++; n == len(ps) || i == len(l.ends)-1 {
+				if werr := l.c.WritePayloads(ps[:n]); werr != nil {
+					l.Written(l.queuedBytes()) // nothing more is queued
+					break
+				}
+				clear(ps[:n])
+				n = 0
+			}
 		}
 	}
+	l.early, l.ends = nil, nil
 	l.omu.Unlock()
 	if err != nil {
 		l.cmu.Lock()
@@ -138,8 +151,11 @@ func (l *wsPollLink) queueFrame(f Frame) error {
 	l.omu.Lock()
 	defer l.omu.Unlock()
 	if !l.polled {
-		f.Data = append([]byte(nil), f.Data...)
-		l.early = append(l.early, f)
+		l.early = append(l.early, hdr...)
+		if f.Kind == FrameData {
+			l.early = append(l.early, f.Data...)
+		}
+		l.ends = append(l.ends, int32(len(l.early)))
 		return nil
 	}
 	return l.writeLocked(f)

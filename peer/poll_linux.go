@@ -369,6 +369,7 @@ type pollConn struct {
 
 	wmu       sync.Mutex
 	out       []byte // queued output: out[wpos:] is still to write
+	outp      *[]byte // the pooled buffer out began in; nil: none
 	wpos      int
 	dirty     bool  // in the loop's dirty list
 	waitOut   bool  // waiting for EPOLLOUT
@@ -724,11 +725,18 @@ const pollOutKeep = 4 << 10
 
 var pollOutPool = sync.Pool{New: func() any { b := make([]byte, 0, pollOutKeep); return &b }}
 
-// putOut gives the output buffer back; wmu is held.
+// getOut takes a pooled output buffer; wmu is held.
+func (pc *pollConn) getOut() {
+	pc.outp = pollOutPool.Get().(*[]byte)
+	pc.out = (*pc.outp)[:0]
+}
+
+// putOut gives the output buffer back (the pooled one it began in, if it
+// outgrew it); wmu is held.
 func (pc *pollConn) putOut() {
-	if pc.out != nil && cap(pc.out) == pollOutKeep {
-		b := pc.out[:0]
-		pollOutPool.Put(&b)
+	if pc.outp != nil {
+		pollOutPool.Put(pc.outp)
+		pc.outp = nil
 	}
 	pc.out, pc.wpos = nil, 0
 }
@@ -745,7 +753,7 @@ func (pc *pollConn) roomLocked(n int) error {
 	}
 	if pc.out == nil {
 		if n <= pollOutKeep {
-			pc.out = (*pollOutPool.Get().(*[]byte))[:0]
+			pc.getOut()
 		} else {
 			pc.out = make([]byte, 0, n)
 		}
@@ -842,7 +850,7 @@ func (pc *pollConn) flushLocked() {
 // need be (it is short); wmu is held.
 func (pc *pollConn) appendControlLocked(mt int, data []byte) {
 	if pc.out == nil {
-		pc.out = (*pollOutPool.Get().(*[]byte))[:0]
+		pc.getOut()
 	}
 	pc.out = append(pc.out, 0x80|byte(mt), byte(len(data)))
 	pc.out = append(pc.out, data...)
