@@ -106,11 +106,16 @@ func (w *rawWS) recv() ([]byte, error) {
 // startWSHost starts a relaying Godot 3 host on a loopback WebSocket
 // listener for up to n clients.
 func startWSHost(tb testing.TB, n int) (*Host, string) {
+	return startWSHostWith(tb, n, WebSocketOptions{})
+}
+
+// startWSHostWith is startWSHost with more WebSocket options.
+func startWSHostWith(tb testing.TB, n int, o WebSocketOptions) (*Host, string) {
 	h, err := NewHost(HostOptions{Godot: variant.Godot3, Logger: quiet, MaxPeers: n + 16, MaxPeersPerIP: n + 16})
 	if err != nil {
 		tb.Fatal(err)
 	}
-	o := WebSocketOptions{Godot: variant.Godot3}
+	o.Godot = variant.Godot3
 	o.Peer.MaxConnsPerIP = n + 16
 	l, err := ListenWebSocket(context.Background(), "127.0.0.1:0", o)
 	if err != nil {
@@ -142,11 +147,16 @@ func joinRawWS(tb testing.TB, peers func() int, addr string, n int) []*rawWS {
 // The clients have no library (rawWS): what is counted is the host's
 // (and a client socket's few hundred bytes).
 func BenchmarkIdleWebSocketPeer(b *testing.B) {
+	b.Run("poller", func(b *testing.B) { benchIdleWebSocketPeer(b, WebSocketOptions{}) })
+	b.Run("NoPoller", func(b *testing.B) { benchIdleWebSocketPeer(b, WebSocketOptions{NoPoller: true}) })
+}
+
+func benchIdleWebSocketPeer(b *testing.B, o WebSocketOptions) {
 	const n = 200
 	raiseOpenFiles(b, 2*n+256)
 	var heap, stack, goroutines float64
 	for range b.N {
-		h, addr := startWSHost(b, n)
+		h, addr := startWSHostWith(b, n, o)
 		time.Sleep(50 * time.Millisecond)
 		m0 := memNow()
 		g0 := runtime.NumGoroutine()
@@ -179,9 +189,19 @@ func memNow() runtime.MemStats {
 // received by every target; allocs/op are the host's (the clients have no
 // library), delivery/op is the number of targets.
 func BenchmarkRelayWebSocket(b *testing.B) {
-	for _, targets := range []int{1, 9} {
-		b.Run(fmt.Sprintf("targets=%d", targets), func(b *testing.B) {
-			h, addr := startWSHost(b, targets+1)
+	for _, tc := range []struct {
+		targets int
+		name    string
+		o       WebSocketOptions
+	}{
+		{1, "targets=1", WebSocketOptions{}},
+		{9, "targets=9", WebSocketOptions{}},
+		{1, "NoPoller/targets=1", WebSocketOptions{NoPoller: true}},
+		{9, "NoPoller/targets=9", WebSocketOptions{NoPoller: true}},
+	} {
+		targets := tc.targets
+		b.Run(tc.name, func(b *testing.B) {
+			h, addr := startWSHostWith(b, targets+1, tc.o)
 			cs := joinRawWS(b, func() int { return len(h.Peers()) }, addr, targets+1)
 			// The joining messages: the id, the host, each other peer.
 			ids := make([]PeerID, len(cs))
@@ -237,6 +257,12 @@ func BenchmarkJoinWebSocketMemory(b *testing.B) {
 	b.Run("listener", func(b *testing.B) {
 		benchJoinMemory(b, n, func() (string, func() int, func()) {
 			h, addr := startWSHost(b, n)
+			return addr, func() int { return len(h.Peers()) }, func() { h.Close() }
+		})
+	})
+	b.Run("listener-NoPoller", func(b *testing.B) {
+		benchJoinMemory(b, n, func() (string, func() int, func()) {
+			h, addr := startWSHostWith(b, n, WebSocketOptions{NoPoller: true})
 			return addr, func() int { return len(h.Peers()) }, func() { h.Close() }
 		})
 	})

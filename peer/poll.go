@@ -56,8 +56,9 @@ func NewPoller(n int) (*Poller, error) {
 		n = runtime.GOMAXPROCS(0)
 	}
 	p := &Poller{}
+	rounds := new(pollRounds)
 	for range n {
-		lp, err := newPollLoop()
+		lp, err := newPollLoop(rounds)
 		if err != nil {
 			p.Close()
 			return nil, err

@@ -33,14 +33,14 @@ type pollLoop struct {
 	n       int
 	reqs    []*pollConn // connections with a close to carry out
 	woken   bool        // efd written and not yet read
-	inRound bool        // handling a round of events: writes wait for its end
-	dirty   []*pollConn // written during the round
+	inRound bool        // handling a round of events: requests wait for its end
 	stopped bool
+	rounds  *pollRounds // shared by the Poller's loops
 
 	// The loop goroutine's own.
 	events    []syscall.EpollEvent
 	batch     []*pollConn
-	spare     []*pollConn
+	scratch   []*pollConn
 	sweepBuf  []*pollConn
 	rbuf      []byte
 	now       int64 // the clock at the start of the round, Unix ns
@@ -49,6 +49,17 @@ type pollLoop struct {
 }
 
 const pollSupported = true
+
+// pollRounds is what the loops of a Poller share: while any of them
+// handles a round of events, what is written to any connection (a
+// message relayed from a client of one loop to a client of another, too)
+// waits for the end of a round, so that what a round queued for a
+// connection goes out in one write.
+type pollRounds struct {
+	mu    sync.Mutex
+	n     int         // loops in a round
+	dirty []*pollConn // connections written to during rounds
+}
 
 // wakeSlot is the eventfd's epoll data.
 const wakeSlot = -1
@@ -60,7 +71,7 @@ const pollReadBuf = 64 << 10
 // pollSweep is how often the loop checks the connections' timeouts.
 const pollSweep = 250 * time.Millisecond
 
-func newPollLoop() (*pollLoop, error) {
+func newPollLoop(rounds *pollRounds) (*pollLoop, error) {
 	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, os.NewSyscallError("epoll_create1", err)
@@ -70,7 +81,7 @@ func newPollLoop() (*pollLoop, error) {
 		syscall.Close(epfd)
 		return nil, os.NewSyscallError("eventfd2", errno)
 	}
-	lp := &pollLoop{epfd: epfd, efd: int(efd), rbuf: make([]byte, pollReadBuf),
+	lp := &pollLoop{epfd: epfd, efd: int(efd), rounds: rounds, rbuf: make([]byte, pollReadBuf),
 		events: make([]syscall.EpollEvent, 128), done: make(chan struct{})}
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: wakeSlot}
 	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, lp.efd, &ev); err != nil {
@@ -151,6 +162,9 @@ func (lp *pollLoop) run() {
 			return
 		}
 		lp.inRound = true
+		lp.rounds.mu.Lock()
+		lp.rounds.n++
+		lp.rounds.mu.Unlock()
 		lp.batch = lp.batch[:0]
 		for _, ev := range lp.events[:n] {
 			var c *pollConn
@@ -195,20 +209,27 @@ func (lp *pollLoop) run() {
 // endRound carries out the close requests and writes what the round's
 // handlers wrote, one write per connection.
 func (lp *pollLoop) endRound() {
+	rs := lp.rounds
 	for {
 		lp.mu.Lock()
-		reqs, dirty := lp.reqs, lp.dirty
-		lp.reqs, lp.dirty = nil, lp.spare[:0]
-		if len(reqs) == 0 && len(dirty) == 0 {
+		reqs := lp.reqs
+		lp.reqs = nil
+		if len(reqs) == 0 {
 			lp.inRound = false
-			lp.spare = dirty
-			lp.mu.Unlock()
-			return
 		}
 		lp.mu.Unlock()
 		for _, c := range reqs {
 			c.request()
 		}
+		rs.mu.Lock()
+		dirty := rs.dirty
+		if len(dirty) == 0 && len(reqs) == 0 {
+			rs.n--
+			rs.mu.Unlock()
+			return
+		}
+		rs.dirty = lp.scratch[:0]
+		rs.mu.Unlock()
 		for _, c := range dirty {
 			c.wmu.Lock()
 			c.dirty = false
@@ -216,7 +237,12 @@ func (lp *pollLoop) endRound() {
 			c.wmu.Unlock()
 		}
 		clear(dirty)
-		lp.spare = dirty[:0]
+		lp.scratch = dirty[:0]
+		if len(reqs) == 0 {
+			lp.mu.Lock()
+			lp.inRound = true // requests made while writing
+			lp.mu.Unlock()
+		}
 	}
 }
 
@@ -233,6 +259,12 @@ func (lp *pollLoop) sweep() {
 	}
 	clear(cs)
 	lp.sweepBuf = cs[:0]
+	lp.mu.Lock()
+	lp.inRound = true
+	lp.mu.Unlock()
+	lp.rounds.mu.Lock()
+	lp.rounds.n++
+	lp.rounds.mu.Unlock()
 	lp.endRound()
 }
 
@@ -368,7 +400,7 @@ type pollConn struct {
 	finished   bool
 
 	wmu       sync.Mutex
-	out       []byte // queued output: out[wpos:] is still to write
+	out       []byte  // queued output: out[wpos:] is still to write
 	outp      *[]byte // the pooled buffer out began in; nil: none
 	wpos      int
 	dirty     bool  // in the loop's dirty list
@@ -778,15 +810,15 @@ func (pc *pollConn) scheduleLocked() {
 		}
 		return
 	}
-	lp := pc.lp
-	lp.mu.Lock()
-	if lp.inRound {
+	rs := pc.lp.rounds
+	rs.mu.Lock()
+	if rs.n > 0 {
 		pc.dirty = true
-		lp.dirty = append(lp.dirty, pc)
-		lp.mu.Unlock()
+		rs.dirty = append(rs.dirty, pc)
+		rs.mu.Unlock()
 		return
 	}
-	lp.mu.Unlock()
+	rs.mu.Unlock()
 	pc.flushLocked()
 }
 

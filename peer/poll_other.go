@@ -7,7 +7,10 @@ const pollSupported = false
 // pollLoop stands for a Poller's goroutine on systems without one.
 type pollLoop struct{}
 
-func newPollLoop() (*pollLoop, error)                                 { return nil, ErrPollUnsupported }
+// pollRounds stands for what the loops of a Poller share.
+type pollRounds struct{}
+
+func newPollLoop(*pollRounds) (*pollLoop, error)                      { return nil, ErrPollUnsupported }
 func (lp *pollLoop) stop()                                            {}
 func (lp *pollLoop) count() int                                       { return 0 }
 func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error { return ErrPollUnsupported }
