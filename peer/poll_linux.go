@@ -34,18 +34,22 @@ type pollLoop struct {
 	reqs    []*pollConn // connections with a close to carry out
 	woken   bool        // efd written and not yet read
 	inRound bool        // handling a round of events: requests wait for its end
+	delayed []*pollConn // written to with a WriteDelay: flushed together at due
+	due     int64       // when they are due, Unix ns; 0: none
 	stopped bool
 	rounds  *pollRounds // shared by the Poller's loops
 
 	// The loop goroutine's own.
-	events    []syscall.EpollEvent
-	batch     []*pollConn
-	scratch   []*pollConn
-	sweepBuf  []*pollConn
-	rbuf      []byte
-	now       int64 // the clock at the start of the round, Unix ns
-	nextSweep int64
-	done      chan struct{}
+	events       []syscall.EpollEvent
+	batch        []*pollConn
+	scratch      []*pollConn
+	delayedSpare []*pollConn
+	sweepBuf     []*pollConn
+	rbuf         []byte
+	now          int64 // the clock at the start of the round, Unix ns
+	nextSweep    int64
+	deadline     int64 // the epoll file's read deadline, set last
+	done         chan struct{}
 }
 
 const pollSupported = true
@@ -139,7 +143,7 @@ func (lp *pollLoop) run() {
 	defer close(lp.done)
 	lp.now = time.Now().UnixNano()
 	lp.nextSweep = lp.now + int64(pollSweep)
-	lp.ep.SetReadDeadline(time.Unix(0, lp.nextSweep))
+	lp.setDeadline(lp.nextSweep)
 	for {
 		var n int
 		err := lp.rc.Read(func(uintptr) bool {
@@ -198,12 +202,50 @@ func (lp *pollLoop) run() {
 		}
 		clear(lp.batch)
 		lp.endRound()
+		next := lp.flushDelayed()
 		if lp.now >= lp.nextSweep {
 			lp.sweep()
 			lp.nextSweep = lp.now + int64(pollSweep)
-			lp.ep.SetReadDeadline(time.Unix(0, lp.nextSweep))
+		}
+		if next == 0 || next > lp.nextSweep {
+			next = lp.nextSweep
+		}
+		if next != lp.deadline {
+			lp.setDeadline(next)
 		}
 	}
+}
+
+// setDeadline wakes the loop at t (Unix ns) at the latest.
+func (lp *pollLoop) setDeadline(t int64) {
+	lp.deadline = t
+	lp.ep.SetReadDeadline(time.Unix(0, t))
+}
+
+// flushDelayed writes what waited for its WriteDelay once it is due, all
+// of the loop's delayed connections together (as a game engine writes
+// once a frame); it returns when the next are due (0: none wait).
+func (lp *pollLoop) flushDelayed() int64 {
+	lp.mu.Lock()
+	due := lp.due
+	if due == 0 || lp.now < due {
+		lp.mu.Unlock()
+		return due
+	}
+	cs := lp.delayed
+	lp.delayed, lp.due = lp.delayedSpare[:0], 0
+	lp.mu.Unlock()
+	for _, c := range cs {
+		c.wmu.Lock()
+		c.delayed = false
+		if !c.waitOut {
+			c.flushLocked()
+		}
+		c.wmu.Unlock()
+	}
+	clear(cs)
+	lp.delayedSpare = cs[:0]
+	return 0
 }
 
 // endRound carries out the close requests and writes what the round's
@@ -414,8 +456,7 @@ type pollConn struct {
 	closeWhy  string
 	abortErr  error
 	queued    bool // in the loop's request list
-	delayed   bool // a write waits for timer
-	timer     *time.Timer
+	delayed   bool // in the loop's delayed list
 }
 
 // readable reads what has arrived and hands over the whole messages.
@@ -685,9 +726,6 @@ func (pc *pollConn) finish() {
 	pc.wmu.Lock()
 	syscall.Close(pc.fd)
 	pc.fd = -1
-	if pc.timer != nil {
-		pc.timer.Stop()
-	}
 	left := len(pc.out) - pc.wpos
 	pc.putOut()
 	if pc.werr == nil {
@@ -803,11 +841,17 @@ func (pc *pollConn) scheduleLocked() {
 	}
 	if pc.writeDelay > 0 {
 		pc.delayed = true
-		if pc.timer == nil {
-			pc.timer = time.AfterFunc(pc.writeDelay, pc.delayedFlush)
-		} else {
-			pc.timer.Reset(pc.writeDelay)
+		lp := pc.lp
+		due := time.Now().UnixNano() + int64(pc.writeDelay)
+		lp.mu.Lock()
+		lp.delayed = append(lp.delayed, pc)
+		if lp.due == 0 || due < lp.due {
+			lp.due = due
+			if !lp.inRound {
+				lp.wakeLocked() // to wake at due
+			}
 		}
+		lp.mu.Unlock()
 		return
 	}
 	rs := pc.lp.rounds
@@ -820,16 +864,6 @@ func (pc *pollConn) scheduleLocked() {
 	}
 	rs.mu.Unlock()
 	pc.flushLocked()
-}
-
-// delayedFlush writes what waited WriteDelay.
-func (pc *pollConn) delayedFlush() {
-	pc.wmu.Lock()
-	pc.delayed = false
-	if !pc.waitOut {
-		pc.flushLocked()
-	}
-	pc.wmu.Unlock()
 }
 
 // flushLocked writes what is queued, as much as the socket takes; wmu is
