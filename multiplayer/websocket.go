@@ -44,9 +44,14 @@ type WebSocketOptions struct {
 	// wait before they are written, so that those queued meanwhile go out
 	// with them in one write (one system call): the host spends less CPU
 	// per message, and each message arrives up to WriteDelay later. 0
-	// writes at once, and batches only what piles up during a write.
-	// Godot's own host polls its connections every frame, about every
-	// 7 ms on a headless server, so its messages wait that long at most.
+	// writes at once, and batches only what piles up during a write (or,
+	// with the Poller, what the messages that arrived together queued).
+	// With the Poller, the host works as Godot's does, once a frame: its
+	// clients are read and their messages handled at most once per
+	// WriteDelay while there is work, and what that queued for a client
+	// goes out in one write. Godot's own host polls its connections every
+	// frame, about every 7 ms on a headless server, so its messages wait
+	// that long at most.
 	WriteDelay time.Duration
 	// NoPoller, for a Host, serves each client on goroutines of its own (a
 	// reader, and a writer while frames wait) rather than through the

@@ -10,9 +10,31 @@ import (
 	"github.com/gdvar/gdvar/peer"
 )
 
-// sharedPoller is the process's peer.Poller, started by the first client a
-// host serves through one (a goroutine per core, parked while idle).
-var sharedPoller = sync.OnceValues(func() (*peer.Poller, error) { return peer.NewPoller(0) })
+// pollers are the process's peer.Pollers, one for each WriteDelay (its
+// Frame), each started by the first client a host serves through it (a
+// goroutine per core, parked while idle).
+var pollers struct {
+	mu sync.Mutex
+	m  map[time.Duration]*peer.Poller
+}
+
+// sharedPoller returns the process's Poller of the given frame.
+func sharedPoller(frame time.Duration) (*peer.Poller, error) {
+	pollers.mu.Lock()
+	defer pollers.mu.Unlock()
+	if p := pollers.m[frame]; p != nil {
+		return p, nil
+	}
+	p, err := peer.NewPoller(peer.PollerOptions{Frame: frame})
+	if err != nil {
+		return nil, err
+	}
+	if pollers.m == nil {
+		pollers.m = map[time.Duration]*peer.Poller{}
+	}
+	pollers.m[frame] = p
+	return p, nil
+}
 
 // serverWSLink is the Link of a WebSocket client a host accepted: served
 // through the process's Poller where the system and the connection allow
@@ -22,7 +44,7 @@ func serverWSLink(c *peer.Conn, o WebSocketOptions) Link {
 	if o.NoPoller || !c.Pollable() {
 		return newWSLink(c, o)
 	}
-	p, err := sharedPoller()
+	p, err := sharedPoller(max(o.WriteDelay, 0))
 	if err != nil {
 		return newWSLink(c, o)
 	}
@@ -76,7 +98,7 @@ func (l *wsPollLink) attach(maxQueued int, shared *ByteBudget, idle time.Duratio
 // from now on, and what was queued before goes out.
 func (l *wsPollLink) deliver(handle func(Frame, error) error, end func(error)) {
 	l.handle, l.end = handle, end
-	err := l.c.Poll(l.poller, l, peer.PollOptions{MaxPending: 1 << 62, IdleTimeout: l.idle, WriteDelay: l.writeDelay})
+	err := l.c.Poll(l.poller, l, peer.PollOptions{MaxPending: 1 << 62, IdleTimeout: l.idle})
 	l.omu.Lock()
 	l.polled = true
 	if err == nil {

@@ -9,15 +9,23 @@ import (
 	"github.com/gdvar/gdvar/variant"
 )
 
-// With WriteDelay, a host relays every message, in order, each no sooner
-// than the delay after the first of its batch was queued.
+// With WriteDelay, a host relays every message, in order. Without the
+// Poller, each waits the delay after the first of its batch was queued;
+// with it, the host handles what arrives once per delay while it has
+// work, as an engine once a frame: the first message of a quiet spell at
+// once, those sent after it in the next frame.
 func TestWebSocketWriteDelay(t *testing.T) {
+	t.Run("Poller", func(t *testing.T) { testWriteDelay(t, false) })
+	t.Run("NoPoller", func(t *testing.T) { testWriteDelay(t, true) })
+}
+
+func testWriteDelay(t *testing.T, noPoller bool) {
 	const delay = 100 * time.Millisecond
 	h, err := NewHost(HostOptions{Godot: variant.Godot3, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := ListenWebSocket(context.Background(), "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3, WriteDelay: delay})
+	l, err := ListenWebSocket(context.Background(), "127.0.0.1:0", WebSocketOptions{Godot: variant.Godot3, WriteDelay: delay, NoPoller: noPoller})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,20 +46,36 @@ func TestWebSocketWriteDelay(t *testing.T) {
 		}
 	}
 	const n = 20
+	first := 0
+	if !noPoller {
+		// The first message wakes the host, which handles it at once.
+		time.Sleep(2 * delay) // a quiet spell
+		if err := cs[0].send(ids[0], ids[1], AppendRaw(nil, variant.Godot3, []byte{0})); err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		if m, err := cs[1].recv(); err != nil || m[len(m)-1] != 0 {
+			t.Fatalf("message 0: %x, %v", m, err)
+		}
+		if d := time.Since(start); d >= delay {
+			t.Errorf("the first message after a quiet spell took %v, the delay of %v or more", d, delay)
+		}
+		first = 1
+	}
 	start := time.Now()
-	for i := range n {
+	for i := first; i < n; i++ {
 		if err := cs[0].send(ids[0], ids[1], AppendRaw(nil, variant.Godot3, []byte{byte(i)})); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for i := range n {
+	for i := first; i < n; i++ {
 		m, err := cs[1].recv()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if i == 0 {
-			if d := time.Since(start); d < delay {
-				t.Errorf("the first message arrived after %v, before the delay of %v", d, delay)
+		if i == first {
+			if d := time.Since(start); d < delay/2 {
+				t.Errorf("message %d arrived after %v, before the delay of %v", i, d, delay)
 			}
 		}
 		if m[len(m)-1] != byte(i) {

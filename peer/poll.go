@@ -49,16 +49,33 @@ var ErrPendingFull = errors.New("peer: more output waiting for the peer than Max
 // DefaultMaxPending is PollOptions.MaxPending's default: 1 MiB.
 const DefaultMaxPending = 1 << 20
 
-// NewPoller starts a Poller of n goroutines (n ≤ 0: GOMAXPROCS), to which
-// connections are given in turn. Close stops it.
-func NewPoller(n int) (*Poller, error) {
+// PollerOptions configures a Poller.
+type PollerOptions struct {
+	// Goroutines is how many goroutines read the connections, each its
+	// share of them; 0 means GOMAXPROCS.
+	Goroutines int
+	// Frame, when positive, paces each goroutine while it has work as a
+	// game engine's main loop does: it handles what has arrived at most
+	// once a Frame, so what arrives meanwhile waits in the sockets and is
+	// handled together, and what that queues for a connection goes out
+	// in one write. Each message may wait up to Frame longer; the CPU
+	// spent per message falls as the messages per Frame grow. 0 handles
+	// each round of messages as soon as it arrives. An idle goroutine is
+	// parked either way.
+	Frame time.Duration
+}
+
+// NewPoller starts a Poller, to whose goroutines connections are given in
+// turn. Close stops it.
+func NewPoller(o PollerOptions) (*Poller, error) {
+	n := o.Goroutines
 	if n <= 0 {
 		n = runtime.GOMAXPROCS(0)
 	}
 	p := &Poller{}
 	rounds := new(pollRounds)
 	for range n {
-		lp, err := newPollLoop(rounds)
+		lp, err := newPollLoop(rounds, max(o.Frame, 0))
 		if err != nil {
 			p.Close()
 			return nil, err
@@ -120,10 +137,6 @@ type PollOptions struct {
 	// (Options.IdleTimeout), ends a connection that sends nothing for
 	// that long.
 	IdleTimeout time.Duration
-	// WriteDelay, when positive, is how long what is queued waits before
-	// it is written, so that what is queued meanwhile goes out in the
-	// same write: less CPU per message, each up to WriteDelay later.
-	WriteDelay time.Duration
 }
 
 // Poll hands c to p: from now on p reads c and gives h its messages (see

@@ -34,22 +34,20 @@ type pollLoop struct {
 	reqs    []*pollConn // connections with a close to carry out
 	woken   bool        // efd written and not yet read
 	inRound bool        // handling a round of events: requests wait for its end
-	delayed []*pollConn // written to with a WriteDelay: flushed together at due
-	due     int64       // when they are due, Unix ns; 0: none
 	stopped bool
 	rounds  *pollRounds // shared by the Poller's loops
+	frame   time.Duration
 
 	// The loop goroutine's own.
-	events       []syscall.EpollEvent
-	batch        []*pollConn
-	scratch      []*pollConn
-	delayedSpare []*pollConn
-	sweepBuf     []*pollConn
-	rbuf         []byte
-	now          int64 // the clock at the start of the round, Unix ns
-	nextSweep    int64
-	deadline     int64 // the epoll file's read deadline, set last
-	done         chan struct{}
+	events    []syscall.EpollEvent
+	batch     []*pollConn
+	scratch   []*pollConn
+	sweepBuf  []*pollConn
+	rbuf      []byte
+	now       int64 // the clock at the start of the round, Unix ns
+	nextSweep int64
+	deadline  int64 // the epoll file's read deadline, set last
+	done      chan struct{}
 }
 
 const pollSupported = true
@@ -75,7 +73,7 @@ const pollReadBuf = 64 << 10
 // pollSweep is how often the loop checks the connections' timeouts.
 const pollSweep = 250 * time.Millisecond
 
-func newPollLoop(rounds *pollRounds) (*pollLoop, error) {
+func newPollLoop(rounds *pollRounds, frame time.Duration) (*pollLoop, error) {
 	epfd, err := syscall.EpollCreate1(syscall.EPOLL_CLOEXEC)
 	if err != nil {
 		return nil, os.NewSyscallError("epoll_create1", err)
@@ -85,7 +83,7 @@ func newPollLoop(rounds *pollRounds) (*pollLoop, error) {
 		syscall.Close(epfd)
 		return nil, os.NewSyscallError("eventfd2", errno)
 	}
-	lp := &pollLoop{epfd: epfd, efd: int(efd), rounds: rounds, rbuf: make([]byte, pollReadBuf),
+	lp := &pollLoop{epfd: epfd, efd: int(efd), rounds: rounds, frame: frame, rbuf: make([]byte, pollReadBuf),
 		events: make([]syscall.EpollEvent, 128), done: make(chan struct{})}
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: wakeSlot}
 	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, lp.efd, &ev); err != nil {
@@ -144,16 +142,30 @@ func (lp *pollLoop) run() {
 	lp.now = time.Now().UnixNano()
 	lp.nextSweep = lp.now + int64(pollSweep)
 	lp.setDeadline(lp.nextSweep)
+	busy := false
 	for {
 		var n int
-		err := lp.rc.Read(func(uintptr) bool {
-			var werr error
-			n, werr = syscall.EpollWait(lp.epfd, lp.events, 0)
-			if werr != nil {
-				n = 0
+		var err error
+		if lp.frame > 0 && busy {
+			// Once a frame while there is work: what arrives meanwhile
+			// waits in the sockets and is all handled in the next round.
+			if d := time.Duration(lp.now + int64(lp.frame) - time.Now().UnixNano()); d > 0 {
+				time.Sleep(d)
 			}
-			return n > 0
-		})
+			n, err = syscall.EpollWait(lp.epfd, lp.events, 0)
+			if err != nil {
+				n, err = 0, nil
+			}
+		} else {
+			err = lp.rc.Read(func(uintptr) bool {
+				var werr error
+				n, werr = syscall.EpollWait(lp.epfd, lp.events, 0)
+				if werr != nil {
+					n = 0
+				}
+				return n > 0
+			})
+		}
 		lp.now = time.Now().UnixNano()
 		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 			lp.shutdown(err)
@@ -202,50 +214,18 @@ func (lp *pollLoop) run() {
 		}
 		clear(lp.batch)
 		lp.endRound()
-		next := lp.flushDelayed()
 		if lp.now >= lp.nextSweep {
 			lp.sweep()
 			lp.nextSweep = lp.now + int64(pollSweep)
+			lp.setDeadline(lp.nextSweep)
 		}
-		if next == 0 || next > lp.nextSweep {
-			next = lp.nextSweep
-		}
-		if next != lp.deadline {
-			lp.setDeadline(next)
-		}
+		busy = n > 0
 	}
 }
 
 // setDeadline wakes the loop at t (Unix ns) at the latest.
 func (lp *pollLoop) setDeadline(t int64) {
-	lp.deadline = t
 	lp.ep.SetReadDeadline(time.Unix(0, t))
-}
-
-// flushDelayed writes what waited for its WriteDelay once it is due, all
-// of the loop's delayed connections together (as a game engine writes
-// once a frame); it returns when the next are due (0: none wait).
-func (lp *pollLoop) flushDelayed() int64 {
-	lp.mu.Lock()
-	due := lp.due
-	if due == 0 || lp.now < due {
-		lp.mu.Unlock()
-		return due
-	}
-	cs := lp.delayed
-	lp.delayed, lp.due = lp.delayedSpare[:0], 0
-	lp.mu.Unlock()
-	for _, c := range cs {
-		c.wmu.Lock()
-		c.delayed = false
-		if !c.waitOut {
-			c.flushLocked()
-		}
-		c.wmu.Unlock()
-	}
-	clear(cs)
-	lp.delayedSpare = cs[:0]
-	return 0
 }
 
 // endRound carries out the close requests and writes what the round's
@@ -359,7 +339,7 @@ func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error {
 		return derr
 	}
 	pc := &pollConn{lp: lp, c: c, h: h, fd: fd, laddr: t.ws.LocalAddr(), raddr: t.ws.RemoteAddr(),
-		maxPending: o.MaxPending, writeDelay: o.WriteDelay, budget: t.budget, wtimeout: c.wtimeout, closeTimeout: c.cfg.closeTimeout}
+		maxPending: o.MaxPending, budget: t.budget, wtimeout: c.wtimeout, closeTimeout: c.cfg.closeTimeout}
 	if pc.maxPending <= 0 {
 		pc.maxPending = DefaultMaxPending
 	}
@@ -425,7 +405,6 @@ type pollConn struct {
 	closeTimeout time.Duration
 	wtimeout     time.Duration
 	maxPending   int
-	writeDelay   time.Duration
 
 	// The loop's own.
 	fd         int // closed (and -1) once finished, under wmu
@@ -456,7 +435,6 @@ type pollConn struct {
 	closeWhy  string
 	abortErr  error
 	queued    bool // in the loop's request list
-	delayed   bool // in the loop's delayed list
 }
 
 // readable reads what has arrived and hands over the whole messages.
@@ -836,22 +814,7 @@ func (pc *pollConn) roomLocked(n int) error {
 // scheduleLocked has what was queued written: at the end of the loop's
 // round when a handler wrote it, now otherwise; wmu is held.
 func (pc *pollConn) scheduleLocked() {
-	if pc.dirty || pc.waitOut || pc.delayed {
-		return
-	}
-	if pc.writeDelay > 0 {
-		pc.delayed = true
-		lp := pc.lp
-		due := time.Now().UnixNano() + int64(pc.writeDelay)
-		lp.mu.Lock()
-		lp.delayed = append(lp.delayed, pc)
-		if lp.due == 0 || due < lp.due {
-			lp.due = due
-			if !lp.inRound {
-				lp.wakeLocked() // to wake at due
-			}
-		}
-		lp.mu.Unlock()
+	if pc.dirty || pc.waitOut {
 		return
 	}
 	rs := pc.lp.rounds

@@ -2,6 +2,8 @@
 
 package peer
 
+import "time"
+
 const pollSupported = false
 
 // pollLoop stands for a Poller's goroutine on systems without one.
@@ -10,7 +12,7 @@ type pollLoop struct{}
 // pollRounds stands for what the loops of a Poller share.
 type pollRounds struct{}
 
-func newPollLoop(*pollRounds) (*pollLoop, error)                      { return nil, ErrPollUnsupported }
+func newPollLoop(*pollRounds, time.Duration) (*pollLoop, error)       { return nil, ErrPollUnsupported }
 func (lp *pollLoop) stop()                                            {}
 func (lp *pollLoop) count() int                                       { return 0 }
 func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error { return ErrPollUnsupported }

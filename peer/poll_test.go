@@ -64,7 +64,7 @@ func (r *pollRecorder) wait(t *testing.T) error {
 // connection and hands it to a Poller with a recorder.
 func polledServer(t *testing.T, o Options) (url string, accept func() *pollRecorder, l *Listener) {
 	t.Helper()
-	p, err := NewPoller(1)
+	p, err := NewPoller(PollerOptions{Goroutines: 1})
 	if errors.Is(err, ErrPollUnsupported) {
 		t.Skip("no Poller on this system")
 	}
@@ -332,7 +332,7 @@ func TestPollTimeoutsAndEOF(t *testing.T) {
 // A client that reads nothing: writes queue up to MaxPending, then fail
 // with ErrPendingFull; nothing blocks; the write timeout ends it.
 func TestPollSlowReader(t *testing.T) {
-	p, err := NewPoller(1)
+	p, err := NewPoller(PollerOptions{Goroutines: 1})
 	if errors.Is(err, ErrPollUnsupported) {
 		t.Skip("no Poller on this system")
 	}
@@ -367,4 +367,50 @@ func TestPollSlowReader(t *testing.T) {
 		t.Errorf("ended with %v, want ErrWriteTimeout", err)
 	}
 	_ = ws
+}
+
+// A Poller with a Frame handles the first message of a quiet spell at
+// once, and what arrives while it has work once a Frame.
+func TestPollFrame(t *testing.T) {
+	const frame = 100 * time.Millisecond
+	p, err := NewPoller(PollerOptions{Goroutines: 1, Frame: frame})
+	if errors.Is(err, ErrPollUnsupported) {
+		t.Skip("no Poller on this system")
+	}
+	defer p.Close()
+	l, err := ListenWebSocket(testCtx(t), "127.0.0.1:0", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	ws := dialGorilla(t, "ws://"+l.Addr().String())
+	c, err := l.Accept(testCtx(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newPollRecorder()
+	r.c = c
+	if err := c.Poll(p, r, PollOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(2 * frame)
+	start := time.Now()
+	ws.WriteMessage(websocket.BinaryMessage, []byte("a"))
+	if _, m, err := ws.ReadMessage(); err != nil || string(m) != "a" {
+		t.Fatalf("echo: %q, %v", m, err)
+	}
+	if d := time.Since(start); d >= frame {
+		t.Errorf("the first message of a quiet spell took %v", d)
+	}
+	start = time.Now()
+	ws.WriteMessage(websocket.BinaryMessage, []byte("b"))
+	ws.WriteMessage(websocket.BinaryMessage, []byte("c"))
+	for _, want := range []string{"b", "c"} {
+		if _, m, err := ws.ReadMessage(); err != nil || string(m) != want {
+			t.Fatalf("echo: %q, %v, want %q", m, err, want)
+		}
+	}
+	if d := time.Since(start); d < frame/2 {
+		t.Errorf("messages sent while the Poller had work were echoed after %v, within the frame of %v", d, frame)
+	}
 }
