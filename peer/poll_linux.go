@@ -18,14 +18,16 @@ import (
 
 // A pollLoop is one goroutine of a Poller: an epoll instance of its own
 // with the connections' sockets (duplicates of their descriptors, which
-// Go's own poller does not watch), itself registered with Go's poller so
-// that the goroutine parks like any reader and no thread blocks in
-// epoll_wait. An eventfd wakes it for what other goroutines ask.
+// Go's own poller does not watch). An eventfd wakes it for what other
+// goroutines ask.
 type pollLoop struct {
 	epfd int
 	efd  int
-	ep   *os.File // epfd, as Go's poller watches it
-	rc   syscall.RawConn
+	// Without a frame, epfd as Go's poller watches it: the goroutine
+	// parks as any reader does, and an arrival wakes it through Go's
+	// poller (cheaper than a blocking system call at high wake rates).
+	ep *os.File
+	rc syscall.RawConn
 
 	mu      sync.Mutex
 	conns   []*pollConn // by slot (the epoll events' data)
@@ -46,6 +48,7 @@ type pollLoop struct {
 	rbuf      []byte
 	now       int64 // the clock at the start of the round, Unix ns
 	nextSweep int64
+	armed     int64 // ep's read deadline, set last
 	deadline  int64 // the epoll file's read deadline, set last
 	done      chan struct{}
 }
@@ -91,16 +94,18 @@ func newPollLoop(rounds *pollRounds, frame time.Duration) (*pollLoop, error) {
 		syscall.Close(lp.efd)
 		return nil, os.NewSyscallError("epoll_ctl", err)
 	}
-	if err := syscall.SetNonblock(epfd, true); err != nil {
-		syscall.Close(epfd)
-		syscall.Close(lp.efd)
-		return nil, os.NewSyscallError("fcntl", err)
-	}
-	lp.ep = os.NewFile(uintptr(epfd), "epoll")
-	if lp.rc, err = lp.ep.SyscallConn(); err != nil {
-		lp.ep.Close()
-		syscall.Close(lp.efd)
-		return nil, err
+	if frame == 0 {
+		if err := syscall.SetNonblock(epfd, true); err != nil {
+			syscall.Close(epfd)
+			syscall.Close(lp.efd)
+			return nil, os.NewSyscallError("fcntl", err)
+		}
+		lp.ep = os.NewFile(uintptr(epfd), "epoll")
+		if lp.rc, err = lp.ep.SyscallConn(); err != nil {
+			lp.ep.Close()
+			syscall.Close(lp.efd)
+			return nil, err
+		}
 	}
 	go lp.run()
 	return lp, nil
@@ -141,7 +146,6 @@ func (lp *pollLoop) run() {
 	defer close(lp.done)
 	lp.now = time.Now().UnixNano()
 	lp.nextSweep = lp.now + int64(pollSweep)
-	lp.setDeadline(lp.nextSweep)
 	busy := false
 	for {
 		var n int
@@ -156,7 +160,11 @@ func (lp *pollLoop) run() {
 			if err != nil {
 				n, err = 0, nil
 			}
-		} else {
+		} else if lp.rc != nil {
+			if lp.armed != lp.nextSweep {
+				lp.armed = lp.nextSweep
+				lp.ep.SetReadDeadline(time.Unix(0, lp.nextSweep))
+			}
 			err = lp.rc.Read(func(uintptr) bool {
 				var werr error
 				n, werr = syscall.EpollWait(lp.epfd, lp.events, 0)
@@ -165,9 +173,25 @@ func (lp *pollLoop) run() {
 				}
 				return n > 0
 			})
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				err = nil
+			}
+		} else {
+			// With a frame: parked in the kernel until something arrives
+			// or the next sweep is due. The sockets are in no poller of
+			// Go's, so what arrives while the loop sleeps out a busy
+			// frame wakes nothing.
+			ms := max((lp.nextSweep-time.Now().UnixNano()+int64(time.Millisecond)-1)/int64(time.Millisecond), 0)
+			n, err = syscall.EpollWait(lp.epfd, lp.events, int(ms))
+			if err == syscall.EINTR {
+				n, err = 0, nil
+			}
+			if err != nil {
+				err = os.NewSyscallError("epoll_wait", err)
+			}
 		}
 		lp.now = time.Now().UnixNano()
-		if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+		if err != nil {
 			lp.shutdown(err)
 			return
 		}
@@ -217,15 +241,9 @@ func (lp *pollLoop) run() {
 		if lp.now >= lp.nextSweep {
 			lp.sweep()
 			lp.nextSweep = lp.now + int64(pollSweep)
-			lp.setDeadline(lp.nextSweep)
 		}
 		busy = n > 0
 	}
-}
-
-// setDeadline wakes the loop at t (Unix ns) at the latest.
-func (lp *pollLoop) setDeadline(t int64) {
-	lp.ep.SetReadDeadline(time.Unix(0, t))
 }
 
 // endRound carries out the close requests and writes what the round's
@@ -302,7 +320,11 @@ func (lp *pollLoop) shutdown(err error) {
 			c.finish()
 		}
 	}
-	lp.ep.Close()
+	if lp.ep != nil {
+		lp.ep.Close()
+	} else {
+		syscall.Close(lp.epfd)
+	}
 	syscall.Close(lp.efd)
 }
 
