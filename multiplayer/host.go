@@ -223,6 +223,10 @@ type Host struct {
 	order  []PeerID // connection order, for the engine's iteration
 	closed bool
 	repl   *replState // the scene model, once a spawner or synchronizer is declared
+	// scratch holds the packet being relayed to targets whose transport
+	// copies it (relayedLocked); scratchMsg is it while a message is
+	// being relayed, nil otherwise.
+	scratch, scratchMsg []byte
 }
 
 type recvEntry struct {
@@ -715,11 +719,21 @@ func (h *Host) onFrame(p *hostPeer, f Frame, readErr error) error {
 // has now sent too many.
 func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 	e.Err = err
-	if h.o.Observe != nil {
-		h.o.Observe(e)
-	}
+	h.observe(e)
 	h.countRefused(err)
 	return h.refuse(p, err)
+}
+
+// observe shows Observe a copy of e, if there is an Observe: the Event
+// of a received packet is the caller's (on its stack, with no Observe to
+// keep it), and Observe is given one of its own, which it may keep.
+func (h *Host) observe(e *Event) {
+	if h.o.Observe == nil {
+		return
+	}
+	c := new(Event)
+	*c = *e
+	h.o.Observe(c)
 }
 
 // refuse counts a refused packet; true when p has now sent too many.
@@ -808,20 +822,19 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		e.Packet = ip
 	}
 	target := pkt.Peer
-	out := AppendSys(nil, SysRelay, p.id, inner)
 	h.mu.Lock()
+	var shared []byte // the packet for targets whose queues keep it: made once, shared by them
 	if target > 0 {
 		t := h.peers[target]
 		if t == nil || !t.admitted || target == p.id {
 			h.mu.Unlock()
 			// The engine drops it silently: the target may have just left.
 			e.Err = fmt.Errorf("%w: relay to %d", ErrUnknownPeer, target)
-			if h.o.Observe != nil {
-				h.o.Observe(e)
-			}
+			h.observe(e)
 			return nil
 		}
-		h.sharedLocked(t, Frame{Kind: FrameData, From: HostID, To: t.id, Data: out, Channel: f.Channel, Mode: f.Mode})
+		h.sharedLocked(t, Frame{Kind: FrameData, From: HostID, To: t.id, Data: h.relayedLocked(t, p.id, inner, &shared), Channel: f.Channel, Mode: f.Mode})
+		h.releaseScratchLocked()
 		h.mu.Unlock()
 		h.countRelayed(1)
 		h.observeRelayed(p, target, e)
@@ -833,10 +846,10 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		if o == p || oid == -target || !o.admitted {
 			continue
 		}
-		// out is new: every target's queue shares it.
-		h.sharedLocked(o, Frame{Kind: FrameData, From: HostID, To: o.id, Data: out, Channel: f.Channel, Mode: f.Mode})
+		h.sharedLocked(o, Frame{Kind: FrameData, From: HostID, To: o.id, Data: h.relayedLocked(o, p.id, inner, &shared), Channel: f.Channel, Mode: f.Mode})
 		n++
 	}
+	h.releaseScratchLocked()
 	h.mu.Unlock()
 	h.countRelayed(n)
 	if target == -1 {
@@ -856,6 +869,34 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 	}
 	h.process(p, p.id, e)
 	return nil
+}
+
+// relayedLocked returns the SYS RELAY packet that carries inner from src
+// to o (Godot 4): for a target whose transport copies what it is given
+// (queuer), the host's scratch, made once per message; for one whose
+// queue keeps it, *shared, made once per message and shared by every
+// such target, which must not change it.
+func (h *Host) relayedLocked(o *hostPeer, src PeerID, inner []byte, shared *[]byte) []byte {
+	if _, direct := o.link.(queuer); direct {
+		if h.scratchMsg == nil {
+			h.scratch = AppendSys(h.scratch[:0], SysRelay, src, inner)
+			h.scratchMsg = h.scratch
+		}
+		return h.scratchMsg
+	}
+	if *shared == nil {
+		*shared = AppendSys(make([]byte, 0, sysCmdSize+len(inner)), SysRelay, src, inner)
+	}
+	return *shared
+}
+
+// releaseScratchLocked ends the use of the host's scratch by the message
+// being relayed; a scratch grown past 64 KiB is let go.
+func (h *Host) releaseScratchLocked() {
+	h.scratchMsg = nil
+	if cap(h.scratch) > 1<<16 {
+		h.scratch = nil
+	}
 }
 
 // receive3 is the server side of Godot 3's WebSocketMultiplayerPeer and
@@ -983,7 +1024,7 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 			e.Args = args
 		}
 	}
-	h.o.Observe(e)
+	h.observe(e)
 }
 
 func (h *Host) peer(id PeerID) *hostPeer {
@@ -998,7 +1039,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 	pk := &e.Packet
 	if h.o.Observe != nil {
 		h.describe(from, e)
-		defer h.o.Observe(e)
+		defer h.observe(e)
 	}
 	switch pk.Command {
 	case CmdSimplifyPath:
