@@ -6,7 +6,9 @@ import (
 	"net"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/gdvar/gdvar/enet"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -141,6 +143,124 @@ func BenchmarkHostReceive(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+			})
+		}
+	}
+}
+
+// rawENet is a client of raw ENet (the enet package, no multiplayer
+// Link or Client): it sends Godot's packets as they are on the wire and
+// gives each received packet back to ENet at once, so that in steady
+// state it allocates nothing and what a benchmark counts is the host's.
+type rawENet struct {
+	h  *enet.Host
+	p  *enet.Peer
+	id PeerID
+}
+
+func dialRawENet(tb testing.TB, addr string, fam variant.Family, id PeerID) *rawENet {
+	ch := enet.Godot4ChannelCount
+	if fam == variant.Godot3 {
+		ch = enet.Godot3ChannelCount
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h, p, err := enet.Dial(ctx, "udp", addr, ch, uint32(id), &enet.Config{FlushDelay: -1})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { h.Close() })
+	return &rawENet{h: h, p: p, id: id}
+}
+
+// recv waits for the next data packet (the notices of peers joining are
+// skipped: Godot 3's on their channel, Godot 4's SYS ADD_PEER) and returns
+// its length; the packet goes back to ENet.
+func (c *rawENet) recv(fam variant.Family) (int, error) {
+	for {
+		ev, err := c.h.Service(context.Background())
+		if err != nil {
+			return 0, err
+		}
+		if ev.Type != enet.EventReceive {
+			continue
+		}
+		n := len(ev.Packet)
+		notice := fam == variant.Godot3 && ev.Channel == enet.Godot3ChannelConfig ||
+			fam == variant.Godot4 && n >= 2 && ev.Packet[0] == 7 && ev.Packet[1] == byte(SysAddPeer)
+		c.h.ReleasePacket(ev.Packet)
+		if notice {
+			continue
+		}
+		return n, nil
+	}
+}
+
+// A client's RAW packet (40 bytes) relayed by the host over ENet to the
+// other clients, reliable: to one (its id), and to 9 (a broadcast, which
+// the host also processes), in Godot 3's dialect (the packet's 8-byte
+// header names the target) and Godot 4's (a SYS RELAY). One operation is
+// one message sent and received by every target. The clients are raw ENet
+// hosts in the same process, which allocate nothing in steady state, so
+// allocs/op are the host's (ENet's and the multiplayer Host's).
+func BenchmarkRelayENet(b *testing.B) {
+	for _, fam := range []variant.Family{variant.Godot3, variant.Godot4} {
+		for _, targets := range []int{1, 9} {
+			b.Run(fmt.Sprintf("%v/targets=%d", fam, targets), func(b *testing.B) {
+				h, err := NewHost(HostOptions{Godot: fam, Logger: quiet, MaxPeersPerIP: targets + 1})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.Cleanup(func() { h.Close() })
+				o := ENetOptions{Godot: fam}
+				o.ENet.MaxPeersPerIP = targets + 1
+				l, err := ListenENet(context.Background(), "127.0.0.1:0", o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				go h.Serve(context.Background(), l)
+				cs := make([]*rawENet, targets+1)
+				for i := range cs {
+					cs[i] = dialRawENet(b, l.Addr().String(), fam, PeerID(1000+i))
+				}
+				for deadline := time.Now().Add(10 * time.Second); len(h.Peers()) < len(cs); time.Sleep(time.Millisecond) {
+					if time.Now().After(deadline) {
+						b.Fatalf("%d clients joined of %d", len(h.Peers()), len(cs))
+					}
+				}
+				to := cs[1].id
+				if targets > 1 {
+					to = Broadcast
+				}
+				raw := AppendRaw(nil, fam, []byte("a relayed packet of 40 bytes, or nearly"))
+				var pkt []byte
+				ch := uint8(enet.Godot4ChannelReliable)
+				want := len(raw)
+				if fam == variant.Godot3 {
+					pkt = enet.AppendGodot3Packet(nil, int32(cs[0].id), int32(to), raw)
+					ch = enet.Godot3ChannelReliable
+					want += 8
+				} else {
+					pkt = AppendSys(nil, SysRelay, to, raw)
+					want = len(pkt)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for range b.N {
+					if err := cs[0].p.Send(ch, pkt, enet.Reliable); err != nil {
+						b.Fatal(err)
+					}
+					for _, c := range cs[1:] {
+						n, err := c.recv(fam)
+						if err != nil {
+							b.Fatal(err)
+						}
+						if n != want {
+							b.Fatalf("got %d bytes, want %d", n, want)
+						}
+					}
+				}
+				b.ReportMetric(float64(targets), "deliveries/op")
 			})
 		}
 	}
