@@ -1,7 +1,6 @@
 package multiplayer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -224,9 +223,8 @@ type Host struct {
 	closed bool
 	repl   *replState // the scene model, once a spawner or synchronizer is declared
 	// scratch holds the packet being relayed to targets whose transport
-	// copies it (relayedLocked); scratchMsg is it while a message is
-	// being relayed, nil otherwise.
-	scratch, scratchMsg []byte
+	// copies it (relayToLocked).
+	scratch []byte
 }
 
 type recvEntry struct {
@@ -609,16 +607,17 @@ func (h *Host) drop(p *hostPeer, err error) {
 }
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
-func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, false) }
+func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, false, nil) }
 
 // sharedLocked queues a frame for p whose data is not copied: the data
 // of a broadcast, copied once and shared by the targets' queues, which
 // the caller does not change.
-func (h *Host) sharedLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, true) }
+func (h *Host) sharedLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, true, nil) }
 
 // queueLocked queues a frame for p, a copy of its data unless shared; a
-// peer over its budget is dropped.
-func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool) {
+// peer over its budget is dropped. buf, when set, is the pooled buffer
+// that holds the shared data (for a queue that is pooled).
+func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool, buf *sendBuf) {
 	if qu, ok := p.link.(queuer); ok {
 		// The transport queues and budgets the frame itself (ENet's
 		// MaxPeerMemory and MaxHostMemory).
@@ -638,9 +637,12 @@ func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool) {
 		return
 	}
 	var err error
-	if shared {
+	switch {
+	case buf != nil:
+		err = p.q.pushBuf(f, buf)
+	case shared:
 		err = p.q.pushShared(f)
-	} else {
+	default:
 		err = p.q.push(f)
 	}
 	switch {
@@ -823,7 +825,7 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 	}
 	target := pkt.Peer
 	h.mu.Lock()
-	var shared []byte // the packet for targets whose queues keep it: made once, shared by them
+	m := relayMsg{sys: true, src: p.id, body: inner}
 	if target > 0 {
 		t := h.peers[target]
 		if t == nil || !t.admitted || target == p.id {
@@ -833,8 +835,8 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 			h.observe(e)
 			return nil
 		}
-		h.sharedLocked(t, Frame{Kind: FrameData, From: HostID, To: t.id, Data: h.relayedLocked(t, p.id, inner, &shared), Channel: f.Channel, Mode: f.Mode})
-		h.releaseScratchLocked()
+		h.relayToLocked(t, &m, Frame{Kind: FrameData, From: HostID, To: t.id, Channel: f.Channel, Mode: f.Mode})
+		h.relayDoneLocked(&m)
 		h.mu.Unlock()
 		h.countRelayed(1)
 		h.observeRelayed(p, target, e)
@@ -846,10 +848,10 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		if o == p || oid == -target || !o.admitted {
 			continue
 		}
-		h.sharedLocked(o, Frame{Kind: FrameData, From: HostID, To: o.id, Data: h.relayedLocked(o, p.id, inner, &shared), Channel: f.Channel, Mode: f.Mode})
+		h.relayToLocked(o, &m, Frame{Kind: FrameData, From: HostID, To: o.id, Channel: f.Channel, Mode: f.Mode})
 		n++
 	}
-	h.releaseScratchLocked()
+	h.relayDoneLocked(&m)
 	h.mu.Unlock()
 	h.countRelayed(n)
 	if target == -1 {
@@ -871,29 +873,78 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 	return nil
 }
 
-// relayedLocked returns the SYS RELAY packet that carries inner from src
-// to o (Godot 4): for a target whose transport copies what it is given
-// (queuer), the host's scratch, made once per message; for one whose
-// queue keeps it, *shared, made once per message and shared by every
-// such target, which must not change it.
-func (h *Host) relayedLocked(o *hostPeer, src PeerID, inner []byte, shared *[]byte) []byte {
-	if _, direct := o.link.(queuer); direct {
-		if h.scratchMsg == nil {
-			h.scratch = AppendSys(h.scratch[:0], SysRelay, src, inner)
-			h.scratchMsg = h.scratch
-		}
-		return h.scratchMsg
-	}
-	if *shared == nil {
-		*shared = AppendSys(make([]byte, 0, sysCmdSize+len(inner)), SysRelay, src, inner)
-	}
-	return *shared
+// relayMsg is a message the host relays to one or more targets: body as
+// it came (Godot 3), or a SYS RELAY from src carrying body (Godot 4). Its
+// data is made at most once for each kind of target that needs it
+// (relayToLocked), and shared by the targets of that kind.
+type relayMsg struct {
+	sys  bool
+	src  PeerID
+	body []byte
+	// direct is the data for targets whose transport copies it (queuer):
+	// body itself, or the SYS RELAY built in the host's scratch.
+	direct []byte
+	// buf holds the data for queues that give their buffers back once
+	// written (outQueue.pooled); clone, for the other queues.
+	buf   *sendBuf
+	clone []byte
 }
 
-// releaseScratchLocked ends the use of the host's scratch by the message
-// being relayed; a scratch grown past 64 KiB is let go.
-func (h *Host) releaseScratchLocked() {
-	h.scratchMsg = nil
+// appendTo appends the message's data.
+func (m *relayMsg) appendTo(dst []byte) []byte {
+	if m.sys {
+		return AppendSys(dst, SysRelay, m.src, m.body)
+	}
+	return append(dst, m.body...)
+}
+
+func (m *relayMsg) size() int {
+	if m.sys {
+		return sysCmdSize + len(m.body)
+	}
+	return len(m.body)
+}
+
+// relayToLocked queues m for o as frame f (its data set here), with no
+// copy of the data for a target whose transport copies it (ENet) and
+// one copy, pooled when the queue allows, for every target whose queue
+// keeps it (WebSocket). relayDoneLocked ends the message.
+func (h *Host) relayToLocked(o *hostPeer, m *relayMsg, f Frame) {
+	if _, direct := o.link.(queuer); direct {
+		if m.direct == nil {
+			m.direct = m.body
+			if m.sys {
+				h.scratch = m.appendTo(h.scratch[:0])
+				m.direct = h.scratch
+			}
+		}
+		f.Data = m.direct
+		h.queueLocked(o, f, true, nil)
+		return
+	}
+	if o.q.pooled && m.size() <= maxPooledSend {
+		if m.buf == nil {
+			m.buf = getSendBuf(m.size())
+			m.buf.b = m.appendTo(m.buf.b)
+		}
+		f.Data = m.buf.b
+		h.queueLocked(o, f, true, m.buf)
+		return
+	}
+	if m.clone == nil {
+		m.clone = m.appendTo(make([]byte, 0, m.size()))
+	}
+	f.Data = m.clone
+	h.queueLocked(o, f, true, nil)
+}
+
+// relayDoneLocked ends the relay of m: its pooled buffer is the queues'
+// alone, and the host's scratch is free again (let go when it grew past
+// 64 KiB).
+func (h *Host) relayDoneLocked(m *relayMsg) {
+	if m.buf != nil {
+		m.buf.release()
+	}
 	if cap(h.scratch) > 1<<16 {
 		h.scratch = nil
 	}
@@ -914,6 +965,8 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 		e.Relayed = true
 		n := 0
 		h.mu.Lock()
+		m := relayMsg{body: f.Data}
+		out := Frame{Kind: FrameData, From: p.id, To: f.To, Channel: f.Channel, Mode: f.Mode}
 		switch {
 		case f.To > 0:
 			t := h.peers[f.To]
@@ -922,25 +975,17 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 				h.peerError(p, e, fmt.Errorf("%w: relay to %d", ErrUnknownPeer, f.To))
 				return nil
 			}
-			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+			h.relayToLocked(t, &m, out)
 			n = 1
 		default:
-			var data []byte // one copy of the data, shared by every target's queue
 			for _, oid := range h.order {
 				if oid != p.id && oid != -f.To {
-					o := h.peers[oid]
-					if _, direct := o.link.(queuer); !direct && data == nil {
-						data = bytes.Clone(f.Data)
-					}
-					d := data
-					if d == nil {
-						d = f.Data // the transport copies it (queuer)
-					}
-					h.sharedLocked(o, Frame{Kind: FrameData, From: p.id, To: f.To, Data: d, Channel: f.Channel, Mode: f.Mode})
+					h.relayToLocked(h.peers[oid], &m, out)
 					n++
 				}
 			}
 		}
+		h.relayDoneLocked(&m)
 		h.mu.Unlock()
 		h.countRelayed(n)
 	}

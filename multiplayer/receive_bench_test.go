@@ -16,7 +16,7 @@ import (
 // and throws it away: with direct set it queues frames itself (queuer),
 // as ENet's link does, so the host hands it each frame with no queue of
 // its own; otherwise the host queues them and a writer goroutine writes
-// them, as for a WebSocket client.
+// them in batches (batchLink), as for a WebSocket client.
 type sinkLink struct {
 	direct bool
 	frames atomic.Int64
@@ -29,7 +29,11 @@ func newSinkLink(direct bool) *sinkLink {
 
 func (l *sinkLink) ReadFrame() (Frame, error) { <-l.closed; return Frame{}, net.ErrClosed }
 func (l *sinkLink) WriteFrame(Frame) error    { l.frames.Add(1); return nil }
-func (l *sinkLink) RemoteAddr() net.Addr      { return nil }
+func (l *sinkLink) writeFrames(fs []Frame) error {
+	l.frames.Add(int64(len(fs)))
+	return nil
+}
+func (l *sinkLink) RemoteAddr() net.Addr { return nil }
 func (l *sinkLink) Close() error {
 	select {
 	case <-l.closed:

@@ -1,7 +1,11 @@
 package multiplayer
 
 import (
+	"bytes"
+	"net"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -73,6 +77,125 @@ func TestObserveKeepsEvents(t *testing.T) {
 			}
 			if e := kept[n]; e.Err == nil || e.From != ps[0].id {
 				t.Errorf("the bad packet's event: %+v", e)
+			}
+		})
+	}
+}
+
+// recordLink records the data frames written to it (copies), but for
+// Godot 4's SYS packets other than RELAY (the notices of joining), with no
+// batch writes or queue of its own: the host queues frames for it and
+// gives it a buffer of their own (not pooled).
+type recordLink struct {
+	mu   sync.Mutex
+	data [][]byte
+}
+
+func (l *recordLink) ReadFrame() (Frame, error) { return Frame{}, net.ErrClosed }
+func (l *recordLink) RemoteAddr() net.Addr      { return nil }
+func (l *recordLink) Close() error              { return nil }
+func (l *recordLink) WriteFrame(f Frame) error {
+	if f.Kind == FrameData && !(len(f.Data) >= 2 && f.Data[0] == 7 && f.Data[1] != byte(SysRelay)) {
+		l.mu.Lock()
+		l.data = append(l.data, bytes.Clone(f.Data))
+		l.mu.Unlock()
+	}
+	return nil
+}
+
+func (l *recordLink) got() [][]byte {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.data
+}
+
+// recordBatch is a recordLink written in batches (batchLink): its queue's
+// frames are in pooled buffers, given back once written. Its writer waits
+// 50 ms before it writes (gatherLink), so that what a test sends is
+// queued meanwhile.
+type recordBatch struct{ *recordLink }
+
+func (l recordBatch) gatherDelay() time.Duration { return 50 * time.Millisecond }
+
+func (l recordBatch) writeFrames(fs []Frame) error {
+	for _, f := range fs {
+		l.WriteFrame(f)
+	}
+	return nil
+}
+
+// recordDirect is a recordLink that queues frames itself (queuer), as
+// ENet's: the host hands it the data of a relayed message as received,
+// or built in a scratch of its own.
+type recordDirect struct{ *recordLink }
+
+func (l recordDirect) queueFrame(f Frame) error { return l.WriteFrame(f) }
+
+// Relayed messages reach every target intact, whichever way the host
+// holds their data (none for a transport that copies it, a pooled buffer
+// shared by batch writers, a copy shared by other queues), from
+// messages of many sizes, one after the other, to all and to one.
+func TestRelayData(t *testing.T) {
+	for _, fam := range []variant.Family{variant.Godot3, variant.Godot4} {
+		t.Run(fam.String(), func(t *testing.T) {
+			h, err := NewHost(HostOptions{Godot: fam, Logger: quiet})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer h.Close()
+			recs := make([]*recordLink, 7)
+			ps := make([]*hostPeer, len(recs))
+			for i := range recs {
+				recs[i] = &recordLink{}
+				var link Link = recs[i]
+				switch i % 3 {
+				case 1:
+					link = recordBatch{recs[i]}
+				case 2:
+					link = recordDirect{recs[i]}
+				}
+				if ps[i], err = h.join(link); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want := make([][][]byte, len(recs))
+			for i, n := range []int{1, 10, 63, 64, 65, 200, 1000, 4095, 4096, 4200, 70000, 3, 100} {
+				raw := AppendRaw(nil, fam, bytes.Repeat([]byte{byte(i + 1)}, n))
+				for _, to := range []PeerID{Broadcast, ps[1+i%(len(ps)-1)].id, -ps[2].id} {
+					f := Frame{Kind: FrameData, From: ps[0].id, To: to, Data: bytes.Clone(raw), Mode: Reliable}
+					out := raw
+					if fam == variant.Godot4 {
+						f.To = HostID
+						f.Data = AppendSys(nil, SysRelay, to, raw)
+						out = AppendSys(nil, SysRelay, ps[0].id, raw)
+					}
+					if err := h.onFrame(ps[0], f, nil); err != nil {
+						t.Fatal(err)
+					}
+					clear(f.Data) // the transport's buffer, reused for the next packet
+					for j, p := range ps {
+						if j != 0 && (to == Broadcast || to == p.id || to < 0 && -to != p.id) {
+							want[j] = append(want[j], out)
+						}
+					}
+				}
+			}
+			for _, p := range ps {
+				p.q.close()
+				p.q.wait()
+			}
+			for j, r := range recs {
+				got := r.got()
+				if len(got) != len(want[j]) {
+					t.Errorf("peer %d (%T): %d messages, want %d", j, ps[j].link, len(got), len(want[j]))
+					continue
+				}
+				for k := range got {
+					if !bytes.Equal(got[k], want[j][k]) {
+						t.Errorf("peer %d (%T), message %d: %d bytes %x…, want %d bytes %x…", j, ps[j].link, k,
+							len(got[k]), got[k][:min(len(got[k]), 8)], len(want[j][k]), want[j][k][:min(len(want[j][k]), 8)])
+					}
+				}
 			}
 		})
 	}
