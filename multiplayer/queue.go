@@ -282,56 +282,58 @@ const maxPooledSend = 4096
 // buffer back to its pool. Its capacity is one of the classes of
 // sendBufClass, one pool each.
 type sendBuf struct {
-	b    []byte
+	b    []byte // its capacity is its class's size: it names its pool
 	refs atomic.Int32
-	pool *sync.Pool
 }
 
-// sendBufSize is what a sendBuf costs besides its bytes.
+// sendBufSize is what a sendBuf costs besides its bytes (32 bytes, an
+// allocator size class).
 const sendBufSize = int(unsafe.Sizeof(sendBuf{}))
 
 // pooledFrameCost is what a queued frame whose data is in b holds: as
 // frameCost, with b's capacity and b itself in place of the data's
 // allocation. A buffer shared by the frames of a broadcast is charged to
 // each queue in full, as shared data is.
-func pooledFrameCost(b *sendBuf) int {
-	return 2*int(unsafe.Sizeof(Frame{})) + cap(b.b) + sendBufSize
-}
+func pooledFrameCost(b *sendBuf) int { return pooledCost(cap(b.b)) }
+
+// pooledCost is what a queued frame whose data is in a sendBuf of size
+// bytes holds.
+func pooledCost(size int) int { return 2*int(unsafe.Sizeof(Frame{})) + size + sendBufSize }
 
 // copyCost is what a queue charges a frame of n bytes that push copies.
 func (q *outQueue) copyCost(n int) int {
 	if q.pooled && n > 0 && n <= maxPooledSend {
 		_, size := sendBufClass(n)
-		return 2*int(unsafe.Sizeof(Frame{})) + size + sendBufSize
+		return pooledCost(size)
 	}
 	return frameCost(n)
 }
 
 // sendBufClass returns the pool and capacity of a sendBuf for n bytes
-// (at most maxPooledSend): 64 bytes, or above 64 eight classes per
-// doubling, so that at most an eighth of a buffer is unused, as the
-// allocator's own size classes do.
+// (1 to maxPooledSend), as the allocator's own size classes go: up to 64
+// bytes a multiple of 16, above it eight classes per doubling, so that
+// at most an eighth of a buffer is unused.
 func sendBufClass(n int) (pool, size int) {
 	if n <= 64 {
-		return 0, 64
+		c := (max(n, 1) + 15) / 16
+		return c - 1, c * 16
 	}
 	k := bits.Len(uint(n - 1)) // 1<<(k-1) < n <= 1<<k, k >= 7
 	step := 1 << (k - 4)
 	sub := (n + step - 1) / step // 9 to 16
-	return 1 + (k-7)*8 + sub - 9, sub * step
+	return 4 + (k-7)*8 + sub - 9, sub * step
 }
 
 // sendBufPools holds the free sendBufs, by class (sendBufClass).
-var sendBufPools [49]sync.Pool
+var sendBufPools [52]sync.Pool
 
 // getSendBuf returns an empty pooled buffer with room for n bytes (at
 // most maxPooledSend), with one reference, the caller's.
 func getSendBuf(n int) *sendBuf {
 	i, size := sendBufClass(n)
-	pool := &sendBufPools[i]
-	b, _ := pool.Get().(*sendBuf)
+	b, _ := sendBufPools[i].Get().(*sendBuf)
 	if b == nil {
-		b = &sendBuf{b: make([]byte, 0, size), pool: pool}
+		b = &sendBuf{b: make([]byte, 0, size)}
 	}
 	b.refs.Store(1)
 	return b
@@ -349,7 +351,8 @@ func newSendBuf(data []byte) *sendBuf {
 func (b *sendBuf) release() {
 	if b.refs.Add(-1) == 0 {
 		b.b = b.b[:0]
-		b.pool.Put(b)
+		i, _ := sendBufClass(cap(b.b))
+		sendBufPools[i].Put(b)
 	}
 }
 

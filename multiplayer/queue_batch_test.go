@@ -167,13 +167,17 @@ func TestQueuePushSaysWhichBudget(t *testing.T) {
 }
 
 // The classes of pooled send buffers hold what they are asked for, with
-// at most an eighth of them unused above 64 bytes, and each has a pool.
+// at most 15 bytes or an eighth of them unused, and each has a pool, which
+// a buffer's capacity names.
 func TestSendBufClass(t *testing.T) {
 	last := -1
 	for n := 1; n <= maxPooledSend; n++ {
 		i, size := sendBufClass(n)
-		if size < n || n > 64 && size-n > size/8 || i < last || i > last+1 || i >= len(sendBufPools) {
+		if size < n || size-n > max(15, size/8) || i < last || i > last+1 || i >= len(sendBufPools) {
 			t.Fatalf("%d bytes: class %d of %d bytes (the last was %d)", n, i, size, last)
+		}
+		if j, s := sendBufClass(size); j != i || s != size {
+			t.Fatalf("a buffer of %d bytes: class %d, %d bytes; want %d", size, j, s, i)
 		}
 		last = i
 	}
