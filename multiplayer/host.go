@@ -1027,7 +1027,7 @@ func (h *Host) describe(from PeerID, e *Event) {
 	}
 	if p := h.peer(from); p != nil {
 		h.mu.Lock()
-		h.resolve(p.remote, e)
+		h.find(p.remote, e) // the names only
 		h.mu.Unlock()
 	}
 	if args, err := DecodeArgs(h.vdec, pk); err == nil {
@@ -1058,7 +1058,7 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 			e.Node = string(pk.Path)
 			h.simplify(r, pk) // past the budget, the path is not recorded
 		case CmdRemoteCall, CmdRemoteSet:
-			h.resolve(r, e)
+			h.find(r, e) // the names only
 		case CmdSpawn, CmdDespawn, CmdSync:
 			h.decodeReplication(r, e)
 		}

@@ -125,6 +125,36 @@ func (c receiveCase) frame(tb testing.TB, ps []*hostPeer) Frame {
 	return f
 }
 
+// nopMeter is a Meter that counts nothing.
+type nopMeter struct{}
+
+func (nopMeter) PacketIn(Command, int)  {}
+func (nopMeter) PacketOut(Command, int) {}
+func (nopMeter) Relayed(int)            {}
+func (nopMeter) Refused(string)         {}
+func (nopMeter) Dropped(string)         {}
+func (nopMeter) Joined()                {}
+func (nopMeter) Left()                  {}
+func (nopMeter) RPC(time.Duration)      {}
+
+// BenchmarkHostReceiveObserved is BenchmarkHostReceive (direct links)
+// with an Observe that keeps nothing and a Meter that counts nothing: what
+// tracing and metrics cost per message.
+func BenchmarkHostReceiveObserved(b *testing.B) {
+	for _, c := range receiveCases {
+		b.Run(c.name, func(b *testing.B) {
+			h, ps := receiveHost(b, c.fam, 10, true, HostOptions{Observe: func(*Event) {}, Meter: nopMeter{}})
+			f := c.frame(b, ps)
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := h.onFrame(ps[0], f, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // The host's work for one message a client sends, without the network:
 // the frame handed to the host as its link would (onFrame), with 10
 // clients on in-process links that discard what they are sent. direct:
