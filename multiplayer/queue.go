@@ -291,14 +291,17 @@ type sendBuf struct {
 const sendBufSize = int(unsafe.Sizeof(sendBuf{}))
 
 // pooledFrameCost is what a queued frame whose data is in b holds: as
-// frameCost, with b's capacity and b itself in place of the data's
-// allocation. A buffer shared by the frames of a broadcast is charged to
-// each queue in full, as shared data is.
+// frameCost, with its slot in the queue's slice of buffers besides, and
+// b's capacity and b itself in place of the data's allocation. A buffer
+// shared by the frames of a broadcast is charged to each queue in full,
+// as shared data is.
 func pooledFrameCost(b *sendBuf) int { return pooledCost(cap(b.b)) }
 
 // pooledCost is what a queued frame whose data is in a sendBuf of size
 // bytes holds.
-func pooledCost(size int) int { return 2*int(unsafe.Sizeof(Frame{})) + size + sendBufSize }
+func pooledCost(size int) int {
+	return 2*int(unsafe.Sizeof(Frame{})+unsafe.Sizeof((*sendBuf)(nil))) + size + sendBufSize
+}
 
 // copyCost is what a queue charges a frame of n bytes that push copies.
 func (q *outQueue) copyCost(n int) int {
