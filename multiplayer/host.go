@@ -165,6 +165,12 @@ type HostOptions struct {
 	OnBytes func(from PeerID, data []byte)
 	// Observe, when set, sees every packet the host receives, decoded as
 	// far as the host can; for tracing. It runs on the peer's goroutine.
+	// Each call is given an Event of its own, which Observe may keep (but
+	// not Event.Data's bytes, valid during the call only). Without
+	// Observe, the host allocates nothing in steady state for a call it
+	// runs whose parameters hold no pointers, nor for a packet of up to
+	// 4 KiB it relays over ENet or WebSocket (the transport's reading
+	// aside).
 	Observe func(e *Event)
 	// ReplicationTick is how often the scene model (Spawn,
 	// AddSynchronizer) sends SYNC and DELTA packets; 0 means
