@@ -615,14 +615,11 @@ func (h *Host) drop(p *hostPeer, err error) {
 // frameLocked queues a frame for p; a peer over its budget is dropped.
 func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, false, nil) }
 
-// sharedLocked queues a frame for p whose data is not copied: the data
-// of a broadcast, copied once and shared by the targets' queues, which
-// the caller does not change.
-func (h *Host) sharedLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, true, nil) }
-
-// queueLocked queues a frame for p, a copy of its data unless shared; a
-// peer over its budget is dropped. buf, when set, is the pooled buffer
-// that holds the shared data (for a queue that is pooled).
+// queueLocked queues a frame for p, a copy of its data unless shared
+// (the data of a relayed message, made once and shared by the targets'
+// queues, which the caller does not change); a peer over its budget is
+// dropped. buf, when set, is the pooled buffer that holds the shared data
+// (for a queue that is pooled).
 func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool, buf *sendBuf) {
 	if qu, ok := p.link.(queuer); ok {
 		// The transport queues and budgets the frame itself (ENet's
