@@ -2,6 +2,7 @@ package multiplayer
 
 import (
 	"bytes"
+	"context"
 	"net"
 	"sync"
 	"testing"
@@ -198,5 +199,97 @@ func TestRelayData(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// blockLink is a client's link that reads the given frames, then waits
+// until it is closed, and discards what is written.
+type blockLink struct {
+	frames []Frame
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *blockLink) ReadFrame() (Frame, error) {
+	if len(l.frames) > 0 {
+		f := l.frames[0]
+		l.frames = l.frames[1:]
+		return f, nil
+	}
+	<-l.closed
+	return Frame{}, net.ErrClosed
+}
+func (l *blockLink) WriteFrame(Frame) error { return nil }
+func (l *blockLink) RemoteAddr() net.Addr   { return nil }
+func (l *blockLink) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return nil
+}
+
+// A client with no Observe allocates nothing for a call from the host it
+// runs (a handler whose parameters hold no pointers): its Event lives on
+// the stack, and the arguments are decoded for Observe only.
+func TestClientReceiveAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	for _, fam := range []variant.Family{variant.Godot3, variant.Godot4} {
+		t.Run(fam.String(), func(t *testing.T) {
+			calls := 0
+			node := Node{Path: "Bench", Methods: []Method{{Name: "ping", Mode: AnyPeer, Transfer: Reliable,
+				Handler: func(_ context.Context, _ PeerID, n int) { calls += n }}}}
+			link := &blockLink{frames: []Frame{{Kind: FrameAssignID, Peer: 77}, {Kind: FramePeerAdded, Peer: HostID}}, closed: make(chan struct{})}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			c, err := Join(ctx, link, ClientOptions{Godot: fam, Logger: quiet}, node)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			nd := c.nodes["Bench"]
+			c.receive(HostID, AppendSimplifyPath(nil, fam, nd.checksum, 1, "Bench"), false)
+			enc := defaultEnc4
+			if fam == variant.Godot3 {
+				enc = defaultEnc3
+			}
+			args, raw, n, _ := AppendArgs(nil, enc, variant.Int(7))
+			call := AppendCall(nil, fam, Call{NodeID: 1, Name: "ping", Raw: raw, ArgCount: n, Args: args})
+			allocs := testing.AllocsPerRun(100, func() { c.receive(HostID, call, false) })
+			if calls != 7*101 {
+				t.Fatalf("the handler got %d, want %d", calls, 7*101)
+			}
+			if allocs != 0 {
+				t.Errorf("%v allocations per call", allocs)
+			}
+		})
+	}
+}
+
+// A client's Observe is given an Event of its own for each packet, with
+// the call's arguments decoded, which it may keep.
+func TestClientObserveKeepsEvents(t *testing.T) {
+	var kept []*Event
+	node := Node{Path: "Bench", Methods: []Method{{Name: "ping", Mode: AnyPeer, Handler: func(context.Context, PeerID, int) {}}}}
+	link := &blockLink{frames: []Frame{{Kind: FrameAssignID, Peer: 77}}, closed: make(chan struct{})}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	c, err := Join(ctx, link, ClientOptions{Logger: quiet, Observe: func(e *Event) { kept = append(kept, e) }}, node)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	c.receive(HostID, AppendSimplifyPath(nil, variant.Godot4, c.nodes["Bench"].checksum, 1, "Bench"), false)
+	kept = nil
+	for i := range 3 {
+		args, raw, n, _ := AppendArgs(nil, nil, variant.Int(i))
+		c.receive(HostID, AppendCall(nil, variant.Godot4, Call{NodeID: 1, Raw: raw, ArgCount: n, Args: args}), false)
+	}
+	if len(kept) != 3 {
+		t.Fatalf("Observe saw %d events, want 3", len(kept))
+	}
+	for i, e := range kept {
+		if e.Node != "Bench" || e.Method != "ping" || len(e.Args) != 1 || e.Args[0] != variant.Int(i) || e.Err != nil {
+			t.Errorf("event %d: %+v", i, e)
+		}
 	}
 }
