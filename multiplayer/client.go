@@ -339,9 +339,7 @@ func (c *Client) receive(from PeerID, b []byte, relayed bool) {
 
 func (c *Client) refuse(e *Event, err error) {
 	e.Err = err
-	if c.o.Observe != nil {
-		c.o.Observe(e)
-	}
+	c.observe(e)
 	if c.log.Enabled(c.ctx, slog.LevelDebug) {
 		if ok, n := c.logLim.Allow(refusedKey(e.From)); ok {
 			args := []any{"from", e.From, "err", loglimit.Cut(err.Error(), loglimit.DefaultMaxText)}
@@ -386,8 +384,10 @@ func (c *Client) process(from PeerID, e *Event) {
 		c.mu.Lock()
 		nd, m, rerr := c.resolve(r, e)
 		c.mu.Unlock()
-		if args, aerr := DecodeArgs(c.vdec, pk); aerr == nil && c.o.Observe != nil {
-			e.Args = args
+		if c.o.Observe != nil {
+			if args, aerr := DecodeArgs(c.vdec, pk); aerr == nil {
+				e.Args = args
+			}
 		}
 		err = rerr
 		if err == nil {
@@ -407,9 +407,19 @@ func (c *Client) process(from PeerID, e *Event) {
 		c.refuse(e, err)
 		return
 	}
-	if c.o.Observe != nil {
-		c.o.Observe(e)
+	c.observe(e)
+}
+
+// observe shows Observe a copy of e, if there is an Observe: the Event of
+// a received packet is the caller's (on its stack), and Observe is given
+// one of its own, which it may keep.
+func (c *Client) observe(e *Event) {
+	if c.o.Observe == nil {
+		return
 	}
+	o := new(Event)
+	*o = *e
+	c.o.Observe(o)
 }
 
 // targetsLocked returns the peers a packet to "to" goes to, in id order:

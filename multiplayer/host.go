@@ -1,7 +1,6 @@
 package multiplayer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -166,6 +165,12 @@ type HostOptions struct {
 	OnBytes func(from PeerID, data []byte)
 	// Observe, when set, sees every packet the host receives, decoded as
 	// far as the host can; for tracing. It runs on the peer's goroutine.
+	// Each call is given an Event of its own, which Observe may keep (but
+	// not Event.Data's bytes, valid during the call only). Without
+	// Observe, the host allocates nothing in steady state for a call it
+	// runs whose parameters hold no pointers, nor for a packet of up to
+	// 4 KiB it relays over ENet or WebSocket (the transport's reading
+	// aside).
 	Observe func(e *Event)
 	// ReplicationTick is how often the scene model (Spawn,
 	// AddSynchronizer) sends SYNC and DELTA packets; 0 means
@@ -227,6 +232,9 @@ type Host struct {
 	order  []PeerID // connection order, for the engine's iteration
 	closed bool
 	repl   *replState // the scene model, once a spawner or synchronizer is declared
+	// scratch holds the packet being relayed to targets whose transport
+	// copies it (relayToLocked).
+	scratch []byte
 }
 
 type recvEntry struct {
@@ -612,16 +620,14 @@ func (h *Host) drop(p *hostPeer, err error) {
 }
 
 // frameLocked queues a frame for p; a peer over its budget is dropped.
-func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, false) }
+func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, false, nil) }
 
-// sharedLocked queues a frame for p whose data is not copied: the data
-// of a broadcast, copied once and shared by the targets' queues, which
-// the caller does not change.
-func (h *Host) sharedLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, true) }
-
-// queueLocked queues a frame for p, a copy of its data unless shared; a
-// peer over its budget is dropped.
-func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool) {
+// queueLocked queues a frame for p, a copy of its data unless shared
+// (the data of a relayed message, made once and shared by the targets'
+// queues, which the caller does not change); a peer over its budget is
+// dropped. buf, when set, is the pooled buffer that holds the shared data
+// (for a queue that is pooled).
+func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool, buf *sendBuf) {
 	if qu, ok := p.link.(queuer); ok {
 		// The transport queues and budgets the frame itself (ENet's
 		// MaxPeerMemory and MaxHostMemory).
@@ -641,9 +647,12 @@ func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool) {
 		return
 	}
 	var err error
-	if shared {
+	switch {
+	case buf != nil:
+		err = p.q.pushBuf(f, buf)
+	case shared:
 		err = p.q.pushShared(f)
-	} else {
+	default:
 		err = p.q.push(f)
 	}
 	switch {
@@ -722,11 +731,21 @@ func (h *Host) onFrame(p *hostPeer, f Frame, readErr error) error {
 // has now sent too many.
 func (h *Host) peerError(p *hostPeer, e *Event, err error) bool {
 	e.Err = err
-	if h.o.Observe != nil {
-		h.o.Observe(e)
-	}
+	h.observe(e)
 	h.countRefused(err)
 	return h.refuse(p, err)
+}
+
+// observe shows Observe a copy of e, if there is an Observe: the Event
+// of a received packet is the caller's (on its stack, with no Observe to
+// keep it), and Observe is given one of its own, which it may keep.
+func (h *Host) observe(e *Event) {
+	if h.o.Observe == nil {
+		return
+	}
+	c := new(Event)
+	*c = *e
+	h.o.Observe(c)
 }
 
 // refuse counts a refused packet; true when p has now sent too many.
@@ -815,20 +834,19 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		e.Packet = ip
 	}
 	target := pkt.Peer
-	out := AppendSys(nil, SysRelay, p.id, inner)
 	h.mu.Lock()
+	m := relayMsg{sys: true, src: p.id, body: inner}
 	if target > 0 {
 		t := h.peers[target]
 		if t == nil || !t.admitted || target == p.id {
 			h.mu.Unlock()
 			// The engine drops it silently: the target may have just left.
 			e.Err = fmt.Errorf("%w: relay to %d", ErrUnknownPeer, target)
-			if h.o.Observe != nil {
-				h.o.Observe(e)
-			}
+			h.observe(e)
 			return nil
 		}
-		h.sharedLocked(t, Frame{Kind: FrameData, From: HostID, To: t.id, Data: out, Channel: f.Channel, Mode: f.Mode})
+		h.relayToLocked(t, &m, Frame{Kind: FrameData, From: HostID, To: t.id, Channel: f.Channel, Mode: f.Mode})
+		h.relayDoneLocked(&m)
 		h.mu.Unlock()
 		h.countRelayed(1)
 		h.observeRelayed(p, target, e)
@@ -840,10 +858,10 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 		if o == p || oid == -target || !o.admitted {
 			continue
 		}
-		// out is new: every target's queue shares it.
-		h.sharedLocked(o, Frame{Kind: FrameData, From: HostID, To: o.id, Data: out, Channel: f.Channel, Mode: f.Mode})
+		h.relayToLocked(o, &m, Frame{Kind: FrameData, From: HostID, To: o.id, Channel: f.Channel, Mode: f.Mode})
 		n++
 	}
+	h.relayDoneLocked(&m)
 	h.mu.Unlock()
 	h.countRelayed(n)
 	if target == -1 {
@@ -865,6 +883,83 @@ func (h *Host) relay4(p *hostPeer, pkt Packet, f Frame) error {
 	return nil
 }
 
+// relayMsg is a message the host relays to one or more targets: body as
+// it came (Godot 3), or a SYS RELAY from src carrying body (Godot 4). Its
+// data is made at most once for each kind of target that needs it
+// (relayToLocked), and shared by the targets of that kind.
+type relayMsg struct {
+	sys  bool
+	src  PeerID
+	body []byte
+	// direct is the data for targets whose transport copies it (queuer):
+	// body itself, or the SYS RELAY built in the host's scratch.
+	direct []byte
+	// buf holds the data for queues that give their buffers back once
+	// written (outQueue.pooled); clone, for the other queues.
+	buf   *sendBuf
+	clone []byte
+}
+
+// appendTo appends the message's data.
+func (m *relayMsg) appendTo(dst []byte) []byte {
+	if m.sys {
+		return AppendSys(dst, SysRelay, m.src, m.body)
+	}
+	return append(dst, m.body...)
+}
+
+func (m *relayMsg) size() int {
+	if m.sys {
+		return sysCmdSize + len(m.body)
+	}
+	return len(m.body)
+}
+
+// relayToLocked queues m for o as frame f (its data set here), with no
+// copy of the data for a target whose transport copies it (ENet) and
+// one copy, pooled when the queue allows, for every target whose queue
+// keeps it (WebSocket). relayDoneLocked ends the message.
+func (h *Host) relayToLocked(o *hostPeer, m *relayMsg, f Frame) {
+	if _, direct := o.link.(queuer); direct {
+		if m.direct == nil {
+			m.direct = m.body
+			if m.sys {
+				h.scratch = m.appendTo(h.scratch[:0])
+				m.direct = h.scratch
+			}
+		}
+		f.Data = m.direct
+		h.queueLocked(o, f, true, nil)
+		return
+	}
+	if o.q.pooled && m.size() <= maxPooledSend {
+		if m.buf == nil {
+			m.buf = getSendBuf(m.size())
+			m.buf.b = m.appendTo(m.buf.b)
+		}
+		f.Data = m.buf.b
+		h.queueLocked(o, f, true, m.buf)
+		return
+	}
+	if m.clone == nil {
+		m.clone = m.appendTo(make([]byte, 0, m.size()))
+	}
+	f.Data = m.clone
+	h.queueLocked(o, f, true, nil)
+}
+
+// relayDoneLocked ends the relay of m: its pooled buffer is the queues'
+// alone, and the host's scratch is free again (let go when it grew past
+// 64 KiB).
+func (h *Host) relayDoneLocked(m *relayMsg) {
+	if m.buf != nil {
+		m.buf.release()
+	}
+	if cap(h.scratch) > 1<<16 {
+		h.scratch = nil
+	}
+}
+
 // receive3 is the server side of Godot 3's WebSocketMultiplayerPeer and
 // NetworkedMultiplayerENet (which relay alike: the sender must be the
 // peer, the packet goes on with its channel and mode) plus
@@ -880,6 +975,8 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 		e.Relayed = true
 		n := 0
 		h.mu.Lock()
+		m := relayMsg{body: f.Data}
+		out := Frame{Kind: FrameData, From: p.id, To: f.To, Channel: f.Channel, Mode: f.Mode}
 		switch {
 		case f.To > 0:
 			t := h.peers[f.To]
@@ -888,25 +985,17 @@ func (h *Host) receive3(p *hostPeer, f Frame) error {
 				h.peerError(p, e, fmt.Errorf("%w: relay to %d", ErrUnknownPeer, f.To))
 				return nil
 			}
-			h.frameLocked(t, Frame{Kind: FrameData, From: p.id, To: f.To, Data: f.Data, Channel: f.Channel, Mode: f.Mode})
+			h.relayToLocked(t, &m, out)
 			n = 1
 		default:
-			var data []byte // one copy of the data, shared by every target's queue
 			for _, oid := range h.order {
 				if oid != p.id && oid != -f.To {
-					o := h.peers[oid]
-					if _, direct := o.link.(queuer); !direct && data == nil {
-						data = bytes.Clone(f.Data)
-					}
-					d := data
-					if d == nil {
-						d = f.Data // the transport copies it (queuer)
-					}
-					h.sharedLocked(o, Frame{Kind: FrameData, From: p.id, To: f.To, Data: d, Channel: f.Channel, Mode: f.Mode})
+					h.relayToLocked(h.peers[oid], &m, out)
 					n++
 				}
 			}
 		}
+		h.relayDoneLocked(&m)
 		h.mu.Unlock()
 		h.countRelayed(n)
 	}
@@ -948,7 +1037,7 @@ func (h *Host) describe(from PeerID, e *Event) {
 	}
 	if p := h.peer(from); p != nil {
 		h.mu.Lock()
-		h.resolve(p.remote, e)
+		h.find(p.remote, e) // the names only
 		h.mu.Unlock()
 	}
 	if args, err := DecodeArgs(h.vdec, pk); err == nil {
@@ -979,7 +1068,7 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 			e.Node = string(pk.Path)
 			h.simplify(r, pk) // past the budget, the path is not recorded
 		case CmdRemoteCall, CmdRemoteSet:
-			h.resolve(r, e)
+			h.find(r, e) // the names only
 		case CmdSpawn, CmdDespawn, CmdSync:
 			h.decodeReplication(r, e)
 		}
@@ -990,7 +1079,7 @@ func (h *Host) observeRelayed(p *hostPeer, target PeerID, e *Event) {
 			e.Args = args
 		}
 	}
-	h.o.Observe(e)
+	h.observe(e)
 }
 
 func (h *Host) peer(id PeerID) *hostPeer {
@@ -1005,7 +1094,7 @@ func (h *Host) process(p *hostPeer, from PeerID, e *Event) {
 	pk := &e.Packet
 	if h.o.Observe != nil {
 		h.describe(from, e)
-		defer h.o.Observe(e)
+		defer h.observe(e)
 	}
 	switch pk.Command {
 	case CmdSimplifyPath:

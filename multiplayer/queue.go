@@ -3,7 +3,9 @@ package multiplayer
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -40,6 +42,10 @@ type outQueue struct {
 	closed  bool
 	writing bool          // the writer goroutine is running
 	gather  time.Duration // how long a writer waits before its first batch
+	// pooled: the link writes frames and keeps none of their data
+	// (batchLink), so their data can be in buffers of a pool (sendBuf)
+	// that go back once written.
+	pooled bool
 	// done is closed once the queue is closed and its writer has ended.
 	done  chan struct{}
 	ended bool // done is closed
@@ -51,7 +57,9 @@ type gatherLink interface {
 	gatherDelay() time.Duration
 }
 
-// batchLink is a Link that writes many frames at once.
+// batchLink is a Link that writes many frames at once. It keeps no
+// frame's data once writeFrames has returned: a queue gives the buffers
+// back to a pool then, for later frames.
 type batchLink interface {
 	writeFrames([]Frame) error
 }
@@ -76,20 +84,29 @@ func newOutQueue(budget int, link Link, fail func(error)) *outQueue {
 	if g, ok := link.(gatherLink); ok {
 		q.gather = g.gatherDelay()
 	}
+	_, q.pooled = link.(batchLink)
 	return q
 }
 
-// push queues a copy of f. It fails with errQueueClosed when the queue is
-// closed (its peer is leaving), or with an error matching ErrBudget when
-// the peer's budget or the shared one would be exceeded.
+// push queues a copy of f (in a pooled buffer when the link allows). It
+// fails with errQueueClosed when the queue is closed (its peer is
+// leaving), or with an error matching ErrBudget when the peer's budget or
+// the shared one would be exceeded.
 func (q *outQueue) push(f Frame) error {
-	return q.add(f, true)
+	return q.add(f, true, nil)
 }
 
 // pushShared queues f, whose data the caller will not change: the frames
 // of one broadcast share it. It fails as push does.
 func (q *outQueue) pushShared(f Frame) error {
-	return q.add(f, false)
+	return q.add(f, false, nil)
+}
+
+// pushBuf queues f, whose data is b's, shared with other queues: the
+// queue holds a reference to b until the frame is written or dropped. Only
+// for a pooled queue. It fails as push does, and then holds no reference.
+func (q *outQueue) pushBuf(f Frame, b *sendBuf) error {
+	return q.add(f, false, b)
 }
 
 // errQueueClosed: the queue's peer is leaving, and takes no more frames.
@@ -99,8 +116,17 @@ var errQueueClosed = errors.New("multiplayer: the peer's queue is closed")
 // spent.
 var errSharedSpent = fmt.Errorf("%w: the shared queue budget is spent", ErrBudget)
 
-func (q *outQueue) add(f Frame, copyData bool) error {
+func (q *outQueue) add(f Frame, copyData bool, b *sendBuf) error {
+	if copyData && q.pooled && len(f.Data) > 0 && len(f.Data) <= maxPooledSend {
+		// A buffer of the pool, whose reference the queue takes.
+		b = newSendBuf(f.Data)
+		defer b.release()
+		f.Data, copyData = b.b, false
+	}
 	n := frameCost(len(f.Data))
+	if b != nil {
+		n = pooledFrameCost(b)
+	}
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	switch {
@@ -116,6 +142,13 @@ func (q *outQueue) add(f Frame, copyData bool) error {
 	}
 	if q.queue == nil {
 		q.queue = framesPool.Get().(*frames)
+	}
+	if b != nil {
+		b.refs.Add(1)
+		for len(q.queue.bufs) < len(q.queue.fs) {
+			q.queue.bufs = append(q.queue.bufs, nil)
+		}
+		q.queue.bufs = append(q.queue.bufs, b)
 	}
 	q.queue.fs = append(q.queue.fs, f)
 	q.bytes += n
@@ -155,11 +188,8 @@ func (q *outQueue) write() {
 		q.mu.Unlock()
 
 		err := q.send(batch.fs)
-		cost := 0
-		for i := range batch.fs {
-			cost += frameCost(len(batch.fs[i].Data))
-		}
-		putFrames(batch) // an idle peer keeps no slice
+		cost := batch.cost()
+		putFrames(batch) // an idle peer keeps no slice; the pooled buffers go back
 		q.mu.Lock()
 		q.bytes -= cost
 		q.shared.give(cost)
@@ -181,10 +211,7 @@ func (q *outQueue) dropLocked() {
 	if q.queue == nil {
 		return
 	}
-	cost := 0
-	for i := range q.queue.fs {
-		cost += frameCost(len(q.queue.fs[i].Data))
-	}
+	cost := q.queue.cost()
 	q.bytes -= cost
 	q.shared.give(cost)
 	putFrames(q.queue)
@@ -200,22 +227,136 @@ func (q *outQueue) endLocked() {
 }
 
 // frames holds a queue's frames. A queue takes one from framesPool when a
-// frame arrives and gives it back when it is empty again.
-type frames struct{ fs []Frame }
+// frame arrives and gives it back when it is empty again. bufs[i], when
+// there is one, is the pooled buffer holding fs[i]'s data (bufs may be
+// shorter than fs: the frames past its end have none).
+type frames struct {
+	fs   []Frame
+	bufs []*sendBuf
+}
 
 var framesPool = sync.Pool{New: func() any { return &frames{fs: make([]Frame, 0, 8)} }}
+
+// cost is what the frames are charged (frameCost, pooledFrameCost).
+func (b *frames) cost() int {
+	c := 0
+	for i := range b.fs {
+		if i < len(b.bufs) && b.bufs[i] != nil {
+			c += pooledFrameCost(b.bufs[i])
+		} else {
+			c += frameCost(len(b.fs[i].Data))
+		}
+	}
+	return c
+}
 
 // maxPooledFrames is the largest slice given back to the pool: a burst's
 // is let go.
 const maxPooledFrames = 64
 
 func putFrames(b *frames) {
-	if b == nil || cap(b.fs) > maxPooledFrames {
+	if b == nil {
+		return
+	}
+	for _, sb := range b.bufs {
+		if sb != nil {
+			sb.release()
+		}
+	}
+	if cap(b.fs) > maxPooledFrames {
 		return
 	}
 	clear(b.fs)
-	b.fs = b.fs[:0]
+	clear(b.bufs)
+	b.fs, b.bufs = b.fs[:0], b.bufs[:0]
 	framesPool.Put(b)
+}
+
+// maxPooledSend is the longest data queued in a pooled buffer (sendBuf);
+// longer data is copied into a buffer of its own.
+const maxPooledSend = 4096
+
+// sendBuf is a pooled buffer holding the data of queued frames, shared by
+// the queues it was pushed to (a broadcast's): each holds a reference
+// until the frame is written or dropped, and the last reference gives the
+// buffer back to its pool. Its capacity is one of the classes of
+// sendBufClass, one pool each.
+type sendBuf struct {
+	b    []byte // its capacity is its class's size: it names its pool
+	refs atomic.Int32
+}
+
+// sendBufSize is what a sendBuf costs besides its bytes (32 bytes, an
+// allocator size class).
+const sendBufSize = int(unsafe.Sizeof(sendBuf{}))
+
+// pooledFrameCost is what a queued frame whose data is in b holds: as
+// frameCost, with its slot in the queue's slice of buffers besides, and
+// b's capacity and b itself in place of the data's allocation. A buffer
+// shared by the frames of a broadcast is charged to each queue in full,
+// as shared data is.
+func pooledFrameCost(b *sendBuf) int { return pooledCost(cap(b.b)) }
+
+// pooledCost is what a queued frame whose data is in a sendBuf of size
+// bytes holds.
+func pooledCost(size int) int {
+	return 2*int(unsafe.Sizeof(Frame{})+unsafe.Sizeof((*sendBuf)(nil))) + size + sendBufSize
+}
+
+// copyCost is what a queue charges a frame of n bytes that push copies.
+func (q *outQueue) copyCost(n int) int {
+	if q.pooled && n > 0 && n <= maxPooledSend {
+		_, size := sendBufClass(n)
+		return pooledCost(size)
+	}
+	return frameCost(n)
+}
+
+// sendBufClass returns the pool and capacity of a sendBuf for n bytes
+// (1 to maxPooledSend), as the allocator's own size classes go: up to 64
+// bytes a multiple of 16, above it eight classes per doubling, so that
+// at most an eighth of a buffer is unused.
+func sendBufClass(n int) (pool, size int) {
+	if n <= 64 {
+		c := (max(n, 1) + 15) / 16
+		return c - 1, c * 16
+	}
+	k := bits.Len(uint(n - 1)) // 1<<(k-1) < n <= 1<<k, k >= 7
+	step := 1 << (k - 4)
+	sub := (n + step - 1) / step // 9 to 16
+	return 4 + (k-7)*8 + sub - 9, sub * step
+}
+
+// sendBufPools holds the free sendBufs, by class (sendBufClass).
+var sendBufPools [52]sync.Pool
+
+// getSendBuf returns an empty pooled buffer with room for n bytes (at
+// most maxPooledSend), with one reference, the caller's.
+func getSendBuf(n int) *sendBuf {
+	i, size := sendBufClass(n)
+	b, _ := sendBufPools[i].Get().(*sendBuf)
+	if b == nil {
+		b = &sendBuf{b: make([]byte, 0, size)}
+	}
+	b.refs.Store(1)
+	return b
+}
+
+// newSendBuf returns a pooled buffer holding a copy of data (at most
+// maxPooledSend bytes), with one reference, the caller's.
+func newSendBuf(data []byte) *sendBuf {
+	b := getSendBuf(len(data))
+	b.b = append(b.b, data...)
+	return b
+}
+
+// release drops a reference to b; the last one gives b back to its pool.
+func (b *sendBuf) release() {
+	if b.refs.Add(-1) == 0 {
+		b.b = b.b[:0]
+		i, _ := sendBufClass(cap(b.b))
+		sendBufPools[i].Put(b)
+	}
 }
 
 // maxWriteBatch is the most frames handed to a batchLink at once: a

@@ -130,12 +130,13 @@ func TestQueueLongBatch(t *testing.T) {
 }
 
 // A refused push says which budget refused it: the peer's own, charged
-// at frameCost, or the shared one.
+// at copyCost, or the shared one.
 func TestQueuePushSaysWhichBudget(t *testing.T) {
 	l := &batchRecorder{}
 	l.mu.Lock() // the writers block in their first write, holding what they took
 	data := make([]byte, 100)
-	q := newOutQueue(2*frameCost(len(data)), l, func(error) {})
+	cost := (&outQueue{pooled: true}).copyCost(len(data))
+	q := newOutQueue(2*cost, l, func(error) {})
 	var qs []*outQueue
 	defer func() {
 		l.mu.Unlock()
@@ -145,7 +146,7 @@ func TestQueuePushSaysWhichBudget(t *testing.T) {
 		}
 	}()
 	qs = append(qs, q)
-	q.shared = NewByteBudget(int64(3*frameCost(len(data))), nil)
+	q.shared = NewByteBudget(int64(3*cost), nil)
 	for i := range 2 {
 		if err := q.push(Frame{Kind: FrameData, Data: data}); err != nil {
 			t.Fatalf("push %d: %v", i, err)
@@ -163,4 +164,82 @@ func TestQueuePushSaysWhichBudget(t *testing.T) {
 	if err := q2.push(Frame{Kind: FrameData, Data: data}); err != errSharedSpent {
 		t.Errorf("over the shared budget: %v, want errSharedSpent", err)
 	}
+}
+
+// The classes of pooled send buffers hold what they are asked for, with
+// at most 15 bytes or an eighth of them unused, and each has a pool, which
+// a buffer's capacity names.
+func TestSendBufClass(t *testing.T) {
+	last := -1
+	for n := 1; n <= maxPooledSend; n++ {
+		i, size := sendBufClass(n)
+		if size < n || size-n > max(15, size/8) || i < last || i > last+1 || i >= len(sendBufPools) {
+			t.Fatalf("%d bytes: class %d of %d bytes (the last was %d)", n, i, size, last)
+		}
+		if j, s := sendBufClass(size); j != i || s != size {
+			t.Fatalf("a buffer of %d bytes: class %d, %d bytes; want %d", size, j, s, i)
+		}
+		last = i
+	}
+	if last != len(sendBufPools)-1 {
+		t.Errorf("%d classes, %d pools", last+1, len(sendBufPools))
+	}
+}
+
+// A pooled buffer pushed to several queues is held by each until its frame
+// is written (or its write fails, or it is dropped), and given back by the
+// last: a refused push takes no reference.
+func TestSendBufShared(t *testing.T) {
+	l := &batchRecorder{}
+	stuck := newStuckLink()
+	defer stuck.Close()
+	written := []*outQueue{newOutQueue(1<<20, l, func(error) {}), newOutQueue(1<<20, l, func(error) {})}
+	dropped := newOutQueue(1<<20, stuck, func(error) {})
+	closed := newOutQueue(1<<20, l, func(error) {})
+	closed.close()
+	b := newSendBuf([]byte("shared"))
+	for _, q := range append(written, dropped) {
+		if err := q.pushBuf(Frame{Kind: FrameData, Data: b.b}, b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := closed.pushBuf(Frame{Kind: FrameData, Data: b.b}, b); err != errQueueClosed {
+		t.Fatalf("push to a closed queue: %v", err)
+	}
+	b.release() // the pusher's reference
+	for _, q := range written {
+		q.close()
+		q.wait()
+	}
+	if n := b.refs.Load(); n != 1 {
+		t.Fatalf("%d references after two of three queues wrote the frame, want 1", n)
+	}
+	// The third queue's writer holds the frame in a write that fails.
+	stuck.Close()
+	dropped.discard()
+	dropped.wait()
+	if n := b.refs.Load(); n != 0 {
+		t.Fatalf("%d references after the last queue's write failed, want 0", n)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.batches) != 2 || string(l.batches[0][0].Data) != "shared" || string(l.batches[1][0].Data) != "shared" {
+		t.Errorf("written: %v", l.batches)
+	}
+
+	// Frames dropped before their writer took them give theirs back too.
+	q := newOutQueue(1<<20, &batchRecorder{delay: 100 * time.Millisecond}, func(error) {})
+	b = newSendBuf([]byte("gathered"))
+	if err := q.pushBuf(Frame{Kind: FrameData, Data: b.b}, b); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.push(Frame{Kind: FrameData, Data: []byte("copied")}); err != nil {
+		t.Fatal(err)
+	}
+	b.release()
+	q.discard()
+	if n := b.refs.Load(); n != 0 {
+		t.Errorf("%d references after the frame was dropped, want 0", n)
+	}
+	q.wait()
 }

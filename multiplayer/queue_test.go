@@ -32,7 +32,19 @@ func (l *stuckLink) Close() error {
 // the host holds for them stays within MaxQueuedBytes each, measured on the
 // heap, because each queued frame is charged what it costs (a 4-byte
 // packet was charged 20 bytes and held about 120).
+// With links written in batches (WebSocket's), the queued frames' data is
+// in pooled buffers, charged their capacity.
 func TestQueuedBytesCoverHeap(t *testing.T) {
+	t.Run("link", func(t *testing.T) { testQueuedBytesCoverHeap(t, func() Link { return newStuckLink() }) })
+	t.Run("batch", func(t *testing.T) { testQueuedBytesCoverHeap(t, func() Link { return stuckBatchLink{newStuckLink()} }) })
+}
+
+// stuckBatchLink is a stuckLink written in batches (batchLink).
+type stuckBatchLink struct{ *stuckLink }
+
+func (l stuckBatchLink) writeFrames([]Frame) error { <-l.closed; return net.ErrClosed }
+
+func testQueuedBytesCoverHeap(t *testing.T, newLink func() Link) {
 	const (
 		clients = 20
 		budget  = 512 << 10
@@ -45,7 +57,7 @@ func TestQueuedBytesCoverHeap(t *testing.T) {
 	before := heapInUse()
 	var wg sync.WaitGroup
 	for range clients {
-		wg.Go(func() { h.ServeLink(newStuckLink()) })
+		wg.Go(func() { h.ServeLink(newLink()) })
 	}
 	for len(h.Peers()) < clients {
 		time.Sleep(time.Millisecond)

@@ -312,8 +312,42 @@ func (s *session) confirm(r *remote, pk *Packet) error {
 // resolve finds the node and method a REMOTE_CALL names (or the property
 // a REMOTE_SET sets), filling in e.
 func (s *session) resolve(r *remote, e *Event) (nd *node, m *method, err error) {
+	nd, m, miss := s.find(r, e)
 	pk := &e.Packet
-	from := e.From
+	switch miss {
+	case missNone:
+		return nd, m, nil
+	case missNode, missCachedNode:
+		return nil, nil, &CallError{From: e.From, Node: e.Node, Err: ErrUnknownNode}
+	case missCacheID:
+		return nil, nil, &CallError{From: e.From, Node: fmt.Sprintf("#%d", pk.NodeID), Err: fmt.Errorf("%w: cache id %d not registered", ErrUnknownNode, pk.NodeID)}
+	case missProperty:
+		return nd, nil, &CallError{From: e.From, Node: nd.path, Method: string(pk.Name), Err: ErrUnknownProperty}
+	case missMethodName:
+		return nd, nil, &CallError{From: e.From, Node: nd.path, Method: e.Method, Err: ErrUnknownMethod}
+	default: // missMethodID
+		return nd, nil, &CallError{From: e.From, Node: nd.path, Method: fmt.Sprintf("#%d", pk.Method), Err: ErrUnknownMethod}
+	}
+}
+
+// callMiss is what find did not know of a call.
+type callMiss uint8
+
+const (
+	missNone       callMiss = iota
+	missNode                // the path it names in full is not declared
+	missCacheID             // its cache id is not registered
+	missCachedNode          // the path its cache id stands for is not declared
+	missProperty            // the node has no such property (REMOTE_SET)
+	missMethodName          // the node has no method of that name (Godot 3)
+	missMethodID            // the node has no method of that id (Godot 4)
+)
+
+// find is resolve without the error: the node and method a call names,
+// as far as they are known, with e's Node and Method filled in, and what
+// was not known. It allocates nothing for a call it knows.
+func (s *session) find(r *remote, e *Event) (nd *node, m *method, miss callMiss) {
+	pk := &e.Packet
 	if s.d.byName {
 		defer func() {
 			if e.Method == "" {
@@ -325,40 +359,40 @@ func (s *session) resolve(r *remote, e *Event) (nd *node, m *method, err error) 
 		e.Node = string(pk.Path)
 		nd = s.lookup(e.Node, false)
 		if nd == nil {
-			return nil, nil, &CallError{From: from, Node: e.Node, Err: ErrUnknownNode}
+			return nil, nil, missNode
 		}
 	} else {
 		rec, ok := r.recv[pk.NodeID]
 		if !ok {
-			return nil, nil, &CallError{From: from, Node: fmt.Sprintf("#%d", pk.NodeID), Err: fmt.Errorf("%w: cache id %d not registered", ErrUnknownNode, pk.NodeID)}
+			return nil, nil, missCacheID
 		}
 		e.Node = rec.path
 		if rec.node == nil {
-			return nil, nil, &CallError{From: from, Node: rec.path, Err: ErrUnknownNode}
+			return nil, nil, missCachedNode
 		}
 		nd = rec.node
 	}
 	if pk.Command == CmdRemoteSet {
 		if m = nd.propBytes(pk.Name); m == nil {
-			return nd, nil, &CallError{From: from, Node: nd.path, Method: string(pk.Name), Err: ErrUnknownProperty}
+			return nd, nil, missProperty
 		}
 		e.Method = m.Name
-		return nd, m, nil
+		return nd, m, missNone
 	}
 	if s.d.byName {
 		if m = nd.methodBytes(pk.Name); m == nil {
 			e.Method = string(pk.Name)
-			return nd, nil, &CallError{From: from, Node: nd.path, Method: e.Method, Err: ErrUnknownMethod}
+			return nd, nil, missMethodName
 		}
 		e.Method = m.Name
 	} else {
 		if int(pk.Method) >= len(nd.methods) {
-			return nd, nil, &CallError{From: from, Node: nd.path, Method: fmt.Sprintf("#%d", pk.Method), Err: ErrUnknownMethod}
+			return nd, nil, missMethodID
 		}
 		m = nd.methods[pk.Method]
 		e.Method = m.Name
 	}
-	return nd, m, nil
+	return nd, m, missNone
 }
 
 // dispatch checks the method's mode and runs its handler.

@@ -26,6 +26,7 @@ type rawWS struct {
 	r   *bufio.Reader
 	out []byte
 	in  []byte
+	hdr [8]byte // a frame header's bytes, read here: a local array would escape
 }
 
 // dialRawWS connects to addr ("host:port", or "host:port/path").
@@ -76,24 +77,24 @@ func (w *rawWS) send(from, to PeerID, data []byte) error {
 
 // recv reads one message and returns its payload, valid until the next.
 func (w *rawWS) recv() ([]byte, error) {
-	var h [2]byte
-	if _, err := io.ReadFull(w.r, h[:]); err != nil {
+	h := w.hdr[:2]
+	if _, err := io.ReadFull(w.r, h); err != nil {
 		return nil, err
 	}
 	n := int(h[1] & 0x7f)
 	switch n {
 	case 126:
-		var e [2]byte
-		if _, err := io.ReadFull(w.r, e[:]); err != nil {
+		e := w.hdr[:2]
+		if _, err := io.ReadFull(w.r, e); err != nil {
 			return nil, err
 		}
-		n = int(binary.BigEndian.Uint16(e[:]))
+		n = int(binary.BigEndian.Uint16(e))
 	case 127:
-		var e [8]byte
-		if _, err := io.ReadFull(w.r, e[:]); err != nil {
+		e := w.hdr[:8]
+		if _, err := io.ReadFull(w.r, e); err != nil {
 			return nil, err
 		}
-		n = int(binary.BigEndian.Uint64(e[:]))
+		n = int(binary.BigEndian.Uint64(e))
 	}
 	if cap(w.in) < n {
 		w.in = make([]byte, n)
