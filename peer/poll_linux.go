@@ -26,8 +26,10 @@ type pollLoop struct {
 	// Without a frame, epfd as Go's poller watches it: the goroutine
 	// parks as any reader does, and an arrival wakes it through Go's
 	// poller (cheaper than a blocking system call at high wake rates).
-	ep *os.File
-	rc syscall.RawConn
+	ep      *os.File
+	rc      syscall.RawConn
+	tryWait func(uintptr) bool // tryWaitEvents
+	ready   int
 
 	mu      sync.Mutex
 	conns   []*pollConn // by slot (the epoll events' data)
@@ -100,6 +102,7 @@ func newPollLoop(rounds *pollRounds, frame time.Duration) (*pollLoop, error) {
 			syscall.Close(lp.efd)
 			return nil, os.NewSyscallError("fcntl", err)
 		}
+		lp.tryWait = lp.tryWaitEvents
 		lp.ep = os.NewFile(uintptr(epfd), "epoll")
 		if lp.rc, err = lp.ep.SyscallConn(); err != nil {
 			lp.ep.Close()
@@ -165,14 +168,8 @@ func (lp *pollLoop) run() {
 				lp.armed = lp.nextSweep
 				lp.ep.SetReadDeadline(time.Unix(0, lp.nextSweep))
 			}
-			err = lp.rc.Read(func(uintptr) bool {
-				var werr error
-				n, werr = syscall.EpollWait(lp.epfd, lp.events, 0)
-				if werr != nil {
-					n = 0
-				}
-				return n > 0
-			})
+			err = lp.rc.Read(lp.tryWait)
+			n = lp.ready
 			if errors.Is(err, os.ErrDeadlineExceeded) {
 				err = nil
 			}
@@ -244,6 +241,18 @@ func (lp *pollLoop) run() {
 		}
 		busy = n > 0
 	}
+}
+
+// tryWaitEvents takes the events ready (lp.ready of them) without waiting;
+// false when there are none. It is bound once (lp.tryWait), so that a
+// wait allocates nothing.
+func (lp *pollLoop) tryWaitEvents(uintptr) bool {
+	n, err := syscall.EpollWait(lp.epfd, lp.events, 0)
+	if err != nil {
+		n = 0
+	}
+	lp.ready = n
+	return n > 0
 }
 
 // endRound carries out the close requests and writes what the round's

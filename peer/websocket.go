@@ -402,6 +402,7 @@ type wsTransport struct {
 	rerr    error // sticky: the library's read errors are permanent
 	woff    int64
 	refusal string // set by Conn.Refuse: the reason of the close frame
+	end     [1]byte // where a message of MaxSize bytes meets its end (a field: no allocation per message)
 
 	// A server's writes (writeBatch): nc is the network connection, nil
 	// for a client, whose messages the library masks and writes.
@@ -448,7 +449,6 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 		t.timer.beginFrame()
 	}
 	t.buf = t.buf[:0]
-	var end [1]byte // where a message of MaxSize bytes meets its end
 	for {
 		into := t.buf[len(t.buf):cap(t.buf)]
 		if len(into) == 0 && len(t.buf) < t.maxSize {
@@ -460,7 +460,7 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 		}
 		full := len(into) == 0
 		if full {
-			into = end[:]
+			into = t.end[:]
 		}
 		n, err := r.Read(into)
 		if full && n > 0 { // the library refuses more than MaxSize first
