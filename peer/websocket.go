@@ -401,7 +401,7 @@ type wsTransport struct {
 	roff    int64
 	rerr    error // sticky: the library's read errors are permanent
 	woff    int64
-	refusal string // set by Conn.Refuse: the reason of the close frame
+	refusal string  // set by Conn.Refuse: the reason of the close frame
 	end     [1]byte // where a message of MaxSize bytes meets its end (a field: no allocation per message)
 
 	// A server's writes (writeBatch): nc is the network connection, nil
