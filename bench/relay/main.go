@@ -190,39 +190,35 @@ func load(args []string) error {
 	warm := fs.Duration("warmup", 2*time.Second, "load before measuring")
 	pid := fs.Int("pid", 0, "the host's process id, for its CPU time and memory")
 	row := fs.String("row", "", "print a Markdown table row for this host's name instead of JSON")
+	warmJoin := fs.Bool("warm-join", false, "have the clients join and leave once before reading the host's idle memory")
 	perf := fs.Bool("syscalls", false, "count the host's system calls while measuring (Linux perf, syscall tracepoints)")
 	fs.Parse(args)
 	if *pid == 0 {
 		return errors.New("--pid is needed")
 	}
 	ctx := context.Background()
+	if *warmJoin {
+		// The clients join and leave once before the host's idle memory
+		// is read: what the first joins cost a process once (code paged
+		// in, pools, the collector's first cycle) is not counted per client.
+		cs, err := joinAll(ctx, &c, func() {})
+		if err != nil {
+			return err
+		}
+		time.Sleep(500 * time.Millisecond)
+		for _, cl := range cs {
+			cl.Close()
+		}
+		time.Sleep(2 * time.Second)
+	}
 	rssIdle, err := rssKB(*pid)
 	if err != nil {
 		return err
 	}
 
 	var got atomic.Int64
-	clients := make([]*multiplayer.Client, c.clients)
-	var wg sync.WaitGroup
-	errs := make(chan error, c.clients)
-	sem := make(chan struct{}, 16)
-	for i := range clients {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			cl, err := join(ctx, &c, benchNode(c.mode(), func() { got.Add(1) }))
-			if err != nil {
-				errs <- fmt.Errorf("client %d: %w", i, err)
-				return
-			}
-			clients[i] = cl
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
+	clients, err := joinAll(ctx, &c, func() { got.Add(1) })
+	if err != nil {
 		return err
 	}
 	defer func() {
@@ -249,6 +245,7 @@ func load(args []string) error {
 	// Each client calls on a ticker of its own, started at a random-ish
 	// phase so the calls spread over the period.
 	stop := make(chan struct{})
+	var wg sync.WaitGroup
 	period := time.Duration(float64(time.Second) / *rate)
 	for i, cl := range clients {
 		wg.Add(1)
@@ -344,6 +341,40 @@ func join(ctx context.Context, c *common, node multiplayer.Node) (*multiplayer.C
 	}
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	return multiplayer.Join(ctx, link, multiplayer.ClientOptions{Godot: variant.Godot3, Logger: quiet}, node)
+}
+
+// joinAll joins c.clients clients, 16 at a time, each calling got for
+// every call it receives.
+func joinAll(ctx context.Context, c *common, got func()) ([]*multiplayer.Client, error) {
+	clients := make([]*multiplayer.Client, c.clients)
+	var wg sync.WaitGroup
+	errs := make(chan error, c.clients)
+	sem := make(chan struct{}, 16)
+	for i := range clients {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			cl, err := join(ctx, c, benchNode(c.mode(), got))
+			if err != nil {
+				errs <- fmt.Errorf("client %d: %w", i, err)
+				return
+			}
+			clients[i] = cl
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		for _, cl := range clients {
+			if cl != nil {
+				cl.Close()
+			}
+		}
+		return nil, err
+	}
+	return clients, nil
 }
 
 // cpuMS is the process's user+system CPU time in milliseconds.

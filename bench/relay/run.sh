@@ -13,6 +13,7 @@
 #   CPUPROFILE=/tmp/prof bench/relay/run.sh       # a CPU profile of gdvar's host per run in that directory
 #   GDVAR_FLAGS=--write-delay=5ms bench/relay/run.sh "ws 10 100"   # more flags for relay serve
 #   GDVAR_FLAGS=--no-poller bench/relay/run.sh "ws 100 5"       # WebSocket clients on goroutines of their own
+#   WARM_JOIN=1 bench/relay/run.sh     # the clients join and leave once before the host's idle memory is read
 set -euo pipefail
 cd "$(dirname "$0")"
 RUNS=${RUNS:-1}
@@ -24,6 +25,7 @@ SYSCALLS=${SYSCALLS:-}
 FLUSH_DELAY=${FLUSH_DELAY:-0}
 CPUPROFILE=${CPUPROFILE:-}
 GDVAR_FLAGS=${GDVAR_FLAGS:-}
+WARM_JOIN=${WARM_JOIN:-}
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("enet 10 320" "enet 100 20" "enet 500 0.5" "ws 10 100" "ws 100 5")
 
@@ -55,8 +57,9 @@ start_host() {
 }
 
 count=()
+[ -n "$WARM_JOIN" ] && count+=(--warm-join)
 if [ -n "$SYSCALLS" ]; then
-	count=(--syscalls)
+	count+=(--syscalls)
 	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB | syscalls / delivery | sends / delivery | receives / delivery | datagrams out / delivery |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 else
 	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | delivered | KB / client | RSS MB |\n|---|---|---|---:|---:|---:|---:|\n'

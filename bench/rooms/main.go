@@ -115,6 +115,7 @@ type serverConfig struct {
 	config
 	relay     bool
 	roomQueue int64
+	noPoller  bool
 }
 
 // stats is what the server's GET /stats answers.
@@ -150,7 +151,7 @@ func serve(ctx context.Context, c serverConfig, ready func(ws, stats net.Addr)) 
 		MaxPeers:        c.clients,
 		RoomQueuedBytes: c.roomQueue,
 		// Every client comes from the loopback address.
-		WebSocket: multiplayer.WebSocketOptions{Peer: peer.Options{MaxConnsPerIP: -1}},
+		WebSocket: multiplayer.WebSocketOptions{Peer: peer.Options{MaxConnsPerIP: -1}, NoPoller: c.noPoller},
 		Logger:    slog.New(warn),
 	})
 	if err != nil {
@@ -194,6 +195,7 @@ func serveMain(ctx context.Context, args []string) error {
 	c.flags(fs)
 	fs.BoolVar(&c.relay, "relay", true, "relay between clients (server_relay); false: clients know only the host")
 	fs.Int64Var(&c.roomQueue, "room-queue", 0, "RoomsOptions.RoomQueuedBytes (0: the default)")
+	fs.BoolVar(&c.noPoller, "no-poller", false, "WebSocketOptions.NoPoller: a reader goroutine per client")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the server to this file")
 	mutexprofile := fs.String("mutexprofile", "", "write a profile of the server's contended locks to this file")
 	fs.Parse(args)

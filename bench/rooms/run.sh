@@ -10,6 +10,7 @@
 #   DURATION=20s RATE=20 bench/rooms/run.sh     # measured seconds (after WARMUP), calls per client per second
 #   CPUPROFILE=/tmp/prof bench/rooms/run.sh     # a CPU profile of the server per configuration
 #   MUTEXPROFILE=/tmp/prof bench/rooms/run.sh   # a profile of its contended locks
+#   SERVE_FLAGS=--no-poller bench/rooms/run.sh  # more flags for rooms serve (here: a reader goroutine per client)
 #
 # Both processes hold one file descriptor per client, so the open-file
 # limit must exceed CLIENTS + a few hundred (it is raised to the hard limit).
@@ -20,6 +21,7 @@ WARMUP=${WARMUP:-3s}
 RATE=${RATE:-20}
 PORT=${PORT:-19300}
 ROOM_QUEUE=${ROOM_QUEUE:-0}
+SERVE_FLAGS=${SERVE_FLAGS:-}
 CPUPROFILE=${CPUPROFILE:-}
 MUTEXPROFILE=${MUTEXPROFILE:-}
 cases=("$@")
@@ -39,7 +41,7 @@ for c in "${cases[@]}"; do
 	[ -n "$CPUPROFILE" ] && prof+=(--cpuprofile "$CPUPROFILE/rooms-$clients-$rooms.pprof")
 	[ -n "$MUTEXPROFILE" ] && prof+=(--mutexprofile "$MUTEXPROFILE/rooms-$clients-$rooms.mutex.pprof")
 	"$bin/rooms" serve --addr "127.0.0.1:$PORT" --stats "127.0.0.1:$((PORT + 1))" --clients "$clients" --rooms "$rooms" \
-		--relay="$relay" --room-queue "$ROOM_QUEUE" "${prof[@]}" >"$bin/serve.log" 2>&1 &
+		--relay="$relay" --room-queue "$ROOM_QUEUE" "${prof[@]}" $SERVE_FLAGS >"$bin/serve.log" 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do grep -q listening "$bin/serve.log" 2>/dev/null && break; sleep 0.1; done
 	if ! "$bin/rooms" load --addr "127.0.0.1:$PORT" --stats "127.0.0.1:$((PORT + 1))" --clients "$clients" --rooms "$rooms" \
