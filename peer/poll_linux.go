@@ -75,6 +75,10 @@ const wakeSlot = -1
 // read takes up to this much at once.
 const pollReadBuf = 64 << 10
 
+// pollEvents is the most sockets a round takes; more ready are taken by
+// the next round, which follows at once.
+const pollEvents = 256
+
 // pollSweep is how often the loop checks the connections' timeouts.
 const pollSweep = 250 * time.Millisecond
 
@@ -89,7 +93,7 @@ func newPollLoop(rounds *pollRounds, frame time.Duration) (*pollLoop, error) {
 		return nil, os.NewSyscallError("eventfd2", errno)
 	}
 	lp := &pollLoop{epfd: epfd, efd: int(efd), rounds: rounds, frame: frame, rbuf: make([]byte, pollReadBuf),
-		events: make([]syscall.EpollEvent, 128), done: make(chan struct{})}
+		events: make([]syscall.EpollEvent, pollEvents), done: make(chan struct{})}
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN, Fd: wakeSlot}
 	if err := syscall.EpollCtl(epfd, syscall.EPOLL_CTL_ADD, lp.efd, &ev); err != nil {
 		syscall.Close(epfd)
@@ -149,14 +153,15 @@ func (lp *pollLoop) run() {
 	defer close(lp.done)
 	lp.now = time.Now().UnixNano()
 	lp.nextSweep = lp.now + int64(pollSweep)
-	busy := false
+	busy, more := false, false
 	for {
 		var n int
 		var err error
 		if lp.frame > 0 && busy {
 			// Once a frame while there is work: what arrives meanwhile
-			// waits in the sockets and is all handled in the next round.
-			if d := time.Duration(lp.now + int64(lp.frame) - time.Now().UnixNano()); d > 0 {
+			// waits in the sockets and is all handled in the next round
+			// (at once when this one could not take every socket ready).
+			if d := time.Duration(lp.now + int64(lp.frame) - time.Now().UnixNano()); d > 0 && !more {
 				time.Sleep(d)
 			}
 			n, err = syscall.EpollWait(lp.epfd, lp.events, 0)
@@ -239,7 +244,7 @@ func (lp *pollLoop) run() {
 			lp.sweep()
 			lp.nextSweep = lp.now + int64(pollSweep)
 		}
-		busy = n > 0
+		busy, more = n > 0, n == len(lp.events)
 	}
 }
 
