@@ -108,6 +108,10 @@ Flags:
                      handshakes in progress included (default 64)
   --max-packet N     largest packet in bytes (default 65536)
   --idle D           drop a client silent for this long (default 0: never)
+  --write-delay D    WebSocket: handle the clients' messages at most once
+                     every D while busy and send what that queued together,
+                     as Godot's own host does once a frame (about 7ms):
+                     less CPU per message, up to D more latency (default 0)
   --max-text N       cut every piece of text a client controls (arguments,
                      node paths, method names, errors quoting them) after
                      N bytes in what is printed (default 300; 0: never)
@@ -152,6 +156,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	drainTimeout := fs.Duration("drain-timeout", multiplayer.DefaultFlushTimeout, "time to send what is queued")
 	maxPacket := fs.Int("max-packet", multiplayer.DefaultMaxPacketSize, "largest packet")
 	idle := fs.Duration("idle", 0, "idle timeout")
+	writeDelay := fs.Duration("write-delay", 0, "WebSocket: handle and send at most once every D")
 	maxPerIP := fs.Int("max-per-ip", multiplayer.DefaultMaxPeersPerIP, "most clients from one IP address")
 	maxText := fs.Int("max-text", loglimit.DefaultMaxText, "cut printed client text")
 	logRate := fs.Int("log-rate", 10, "lines a second of one kind")
@@ -169,8 +174,8 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		usageError(stderr, "host", fmt.Errorf("unexpected argument %q", fs.Arg(0)))
 		return 2
 	}
-	if *maxPeers <= 0 || *maxPerIP <= 0 || *maxPacket <= 0 || *maxClients <= 0 || *maxRooms <= 0 || *roomRate <= 0 || *maxText < 0 || *logRate < 0 || *idle < 0 || *emptyTimeout <= 0 || *drainTimeout <= 0 {
-		usageError(stderr, "host", errors.New("--max-peers, --max-per-ip, --max-clients, --max-rooms, --room-rate, --max-packet, --empty-timeout, --drain-timeout must be positive; --max-text, --log-rate, --idle not negative"))
+	if *maxPeers <= 0 || *maxPerIP <= 0 || *maxPacket <= 0 || *maxClients <= 0 || *maxRooms <= 0 || *roomRate <= 0 || *maxText < 0 || *logRate < 0 || *idle < 0 || *writeDelay < 0 || *emptyTimeout <= 0 || *drainTimeout <= 0 {
+		usageError(stderr, "host", errors.New("--max-peers, --max-per-ip, --max-clients, --max-rooms, --room-rate, --max-packet, --empty-timeout, --drain-timeout must be positive; --max-text, --log-rate, --idle, --write-delay not negative"))
 		return 2
 	}
 	var logger *slog.Logger
@@ -314,6 +319,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		FlushTimeout: *drainTimeout,
 		WebSocket: multiplayer.WebSocketOptions{
 			MaxPacketSize: *maxPacket,
+			WriteDelay:    *writeDelay,
 			// A development host: web exports may be served from anywhere.
 			Peer: peer.Options{CloseTimeout: 250 * time.Millisecond, MaxConnsPerIP: *maxPerIP, WebSocket: peer.WebSocketOptions{Origins: []string{"*"}}},
 		},

@@ -218,3 +218,57 @@ func TestHostProjectWithoutReplicationNames(t *testing.T) {
 		t.Errorf("stderr %q lacks %q", stderr.String(), want)
 	}
 }
+
+// --write-delay paces the WebSocket host as an engine's frame: it still
+// relays; a negative delay is refused.
+func TestHostCommandWriteDelay(t *testing.T) {
+	var stdout, stderr syncBuffer
+	if status := hostMain(context.Background(), []string{"--ws", "127.0.0.1:0", "--write-delay", "-1ms"}, &stdout, &stderr); status != 2 || !strings.Contains(stderr.String(), "--write-delay not negative") {
+		t.Errorf("--write-delay -1ms: status %d, stderr %q", status, stderr.String())
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stdout, stderr = syncBuffer{}, syncBuffer{}
+	done := make(chan int)
+	go func() {
+		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--write-delay", "20ms"}, &stdout, &stderr)
+	}()
+	addrRE := regexp.MustCompile(`ws://(\S+)`)
+	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(stderr.String()) })
+	url := "ws://" + addrRE.FindStringSubmatch(stderr.String())[1]
+	got := make(chan []byte, 4)
+	join := func() *multiplayer.Client {
+		jctx, jcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer jcancel()
+		link, err := multiplayer.DialWebSocket(jctx, url, multiplayer.WebSocketOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := multiplayer.Join(jctx, link, multiplayer.ClientOptions{OnBytes: func(_ multiplayer.PeerID, b []byte) { got <- append([]byte(nil), b...) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	a, b := join(), join()
+	defer a.Close()
+	defer b.Close()
+	waitUntil(t, "a to see b", func() bool { return len(a.Peers()) == 2 })
+	for i := range 3 {
+		if err := a.SendBytes(b.ID(), []byte{byte(i)}, multiplayer.Reliable, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 3 {
+		select {
+		case m := <-got:
+			if len(m) != 1 || m[0] != byte(i) {
+				t.Fatalf("message %d: %x", i, m)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("message %d not relayed", i)
+		}
+	}
+	cancel()
+	<-done
+}
