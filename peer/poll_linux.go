@@ -51,7 +51,6 @@ type pollLoop struct {
 	now       int64 // the clock at the start of the round, Unix ns
 	nextSweep int64
 	armed     int64 // ep's read deadline, set last
-	deadline  int64 // the epoll file's read deadline, set last
 	done      chan struct{}
 }
 
@@ -964,13 +963,6 @@ func (pc *pollConn) writeBatch(ps []net.Buffers) error {
 	}
 	pc.scheduleLocked()
 	return nil
-}
-
-// Pending is the output queued and not yet written.
-func (pc *pollConn) pending() int {
-	pc.wmu.Lock()
-	defer pc.wmu.Unlock()
-	return len(pc.out) - pc.wpos
 }
 
 func (pc *pollConn) refuse(reason string) {
