@@ -415,12 +415,19 @@ func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error {
 	lp.mu.Unlock()
 	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLRDHUP, Fd: pc.slot}
 	if err := syscall.EpollCtl(lp.epfd, syscall.EPOLL_CTL_ADD, fd, &ev); err != nil {
+		// Never watched: finished here, so that nothing later (a Close)
+		// touches the descriptor.
 		lp.mu.Lock()
 		lp.conns[pc.slot] = nil
 		lp.free = append(lp.free, pc.slot)
 		lp.n--
 		lp.mu.Unlock()
+		pc.ended, pc.finished = true, true
+		pc.wmu.Lock()
 		syscall.Close(fd)
+		pc.fd, pc.werr = -1, net.ErrClosed
+		pc.wmu.Unlock()
+		pc.giveBack()
 		return os.NewSyscallError("epoll_ctl", err)
 	}
 	return nil
@@ -755,6 +762,12 @@ func (pc *pollConn) finish() {
 	lp.free = append(lp.free, pc.slot)
 	lp.n--
 	lp.mu.Unlock()
+	pc.giveBack()
+}
+
+// giveBack gives the connection's place back to the listener's or the
+// Upgrader's limits.
+func (pc *pollConn) giveBack() {
 	if pc.counted != nil {
 		pc.counted.once.Do(func() { pc.counted.lim.give(pc.counted.ip) })
 	}
