@@ -66,6 +66,7 @@ type wsPollLink struct {
 	// polled (during the host's join), written once it is.
 	omu    sync.Mutex
 	polled bool
+	failed bool // the Poller did not take the connection: frames go nowhere
 	early  []byte  // the payloads queued before, end to end
 	ends   []int32 // where each ends in early
 	hdr    [ws3MaxHeader]byte
@@ -100,7 +101,7 @@ func (l *wsPollLink) deliver(handle func(Frame, error) error, end func(error)) {
 	l.handle, l.end = handle, end
 	err := l.c.Poll(l.poller, l, peer.PollOptions{MaxPending: 1 << 62, IdleTimeout: l.idle})
 	l.omu.Lock()
-	l.polled = true
+	l.polled, l.failed = true, err != nil
 	if err == nil {
 		// In batches of 64 (Godot 3's join tells a client of every other
 		// peer): no slice of them all.
@@ -172,6 +173,10 @@ func (l *wsPollLink) queueFrame(f Frame) error {
 	l.cmu.Unlock()
 	l.omu.Lock()
 	defer l.omu.Unlock()
+	if l.failed {
+		l.Written(n) // the link is ending: nothing is queued
+		return nil
+	}
 	if !l.polled {
 		l.early = append(l.early, hdr...)
 		if f.Kind == FrameData {

@@ -2,12 +2,15 @@ package multiplayer
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -139,4 +142,60 @@ func TestWebSocketPolledClientBudget(t *testing.T) {
 		t.Fatal(err)
 	}
 	calm.wait(t, "100 bytes")
+}
+
+// A link the Poller will not take (here: a closed Poller) ends at once with
+// why; what was queued for it before is given back to the shared budget,
+// and frames queued afterwards go nowhere without an error or a charge.
+func TestWebSocketPollRefused(t *testing.T) {
+	p, err := peer.NewPoller(peer.PollerOptions{Goroutines: 1})
+	if errors.Is(err, peer.ErrPollUnsupported) {
+		t.Skip("no Poller on this system")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pl, err := peer.ListenWebSocket(ctx, "127.0.0.1:0", peer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pl.Close()
+	client, err := peer.DialWebSocket(ctx, "ws://"+pl.Addr().String(), peer.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	c, err := pl.Accept(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	shared := NewByteBudget(1<<20, nil)
+	l := &wsPollLink{wsLink: newWSLink(c, WebSocketOptions{}), poller: p, max: DefaultMaxQueuedBytes}
+	l.attach(0, shared, 0)
+	if err := l.queueFrame(Frame{Kind: FrameData, Data: []byte("early")}); err != nil {
+		t.Fatal(err)
+	}
+	if shared.Used() == 0 {
+		t.Fatal("an early frame is not charged")
+	}
+	ended := make(chan error, 1)
+	l.deliver(func(Frame, error) error { return nil }, func(err error) { ended <- err })
+	select {
+	case err := <-ended:
+		if !errors.Is(err, net.ErrClosed) {
+			t.Errorf("ended with %v, want net.ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("not ended")
+	}
+	if err := l.queueFrame(Frame{Kind: FrameData, Data: []byte("late")}); err != nil {
+		t.Errorf("a frame after the refusal: %v", err)
+	}
+	if u := shared.Used(); u != 0 {
+		t.Errorf("%d bytes still charged", u)
+	}
+	l.Close()
 }
