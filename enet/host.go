@@ -120,7 +120,8 @@ type Host struct {
 	zbuf     []byte
 	dbuf     []byte
 	outbox   []datagram
-	freeBufs [][]byte
+	arena    []byte // the bytes of outbox's datagrams, appended one after the other
+	spare    []byte // an arena written and free again, for the next outbox
 	freeCmds []*outCmd
 	// Reused packet copies (sendbuf.go).
 	freeSend      [len(sendClasses)][][]byte
@@ -578,9 +579,9 @@ func (h *Host) Flush() {
 	h.mu.Lock()
 	h.serviceTime = h.now()
 	h.sendOutgoing(false)
-	out := h.takeOutbox()
+	out, arena := h.takeOutbox()
 	h.mu.Unlock()
-	h.write(out)
+	h.write(out, arena)
 }
 
 // Close disconnects nobody (use Peer.Disconnect first for that), sends
@@ -594,7 +595,7 @@ func (h *Host) Close() error {
 	}
 	h.serviceTime = h.now()
 	h.sendOutgoing(false)
-	out := h.takeOutbox()
+	out, arena := h.takeOutbox()
 	h.closed = true
 	for _, p := range h.peers {
 		if p != nil {
@@ -602,7 +603,7 @@ func (h *Host) Close() error {
 		}
 	}
 	h.mu.Unlock()
-	h.write(out)
+	h.write(out, arena)
 	close(h.done)
 	err := h.conn.Close()
 	h.wg.Wait()
@@ -818,9 +819,9 @@ func (h *Host) afterRead() (due time.Time, sends bool) {
 		h.lastFlush = now
 		h.serviceTime = h.now()
 		h.sendOutgoing(false)
-		out := h.takeOutbox()
+		out, arena := h.takeOutbox()
 		h.mu.Unlock()
-		h.write(out)
+		h.write(out, arena)
 		h.mu.Lock()
 	}
 }
@@ -874,23 +875,55 @@ func (h *Host) sendLoop() {
 			h.bandwidthThrottle()
 		}
 		h.sendOutgoing(all)
-		out := h.takeOutbox()
+		out, arena := h.takeOutbox()
 		handled := h.handler != nil && h.eventsHead < len(h.events)
 		h.mu.Unlock()
-		h.write(out)
+		h.write(out, arena)
 		if handled {
 			h.dispatch()
 		}
 	}
 }
 
-func (h *Host) takeOutbox() []datagram {
-	out := h.outbox
-	h.outbox = nil
-	return out
+// maxSpareArena bounds the arena a host keeps for its next datagrams.
+const maxSpareArena = 256 << 10
+
+// takeOutbox takes the datagrams built so far and the arena that holds
+// their bytes, for write.
+func (h *Host) takeOutbox() ([]datagram, []byte) {
+	out, arena := h.outbox, h.arena
+	h.outbox, h.arena = nil, nil
+	return out, arena
 }
 
-func (h *Host) write(out []datagram) {
+// datagramBuf returns room for one more datagram at the end of the
+// arena (a datagram never exceeds the host's MTU and its header): append
+// to it and hand the result to addDatagram. Datagrams take the bytes they
+// need, not an MTU each. An arena that lacks the room is left to the
+// datagrams already in it, and a larger one takes its place.
+func (h *Host) datagramBuf() []byte {
+	room := h.cfg.MTU + 8
+	if cap(h.arena)-len(h.arena) < room {
+		if h.arena == nil && cap(h.spare) >= room {
+			h.arena, h.spare = h.spare, nil
+		} else {
+			h.arena = make([]byte, 0, max(2*cap(h.arena), 4*room))
+		}
+	}
+	return h.arena[len(h.arena):]
+}
+
+// addDatagram queues d, whose bytes b were appended to datagramBuf's
+// room.
+func (h *Host) addDatagram(d datagram, b []byte) {
+	if cap(b) == cap(h.arena)-len(h.arena) {
+		h.arena = h.arena[:len(h.arena)+len(b)]
+	} // else b outgrew its room, and append gave it an array of its own
+	d.b = b[:len(b):len(b)]
+	h.outbox = append(h.outbox, d)
+}
+
+func (h *Host) write(out []datagram, arena []byte) {
 	var sent, bytes uint64
 	// One datagram goes by sendto: the batch call costs more for one.
 	batch := h.batch != nil && len(out) > 1
@@ -919,25 +952,12 @@ func (h *Host) write(out []datagram) {
 	h.mu.Lock()
 	h.stats.DatagramsSent += sent
 	h.stats.BytesSent += bytes
-	// Keep up to a datagram a peer (a flush sends to each at most once or
-	// twice), and at least 256.
-	for i := range out {
-		if len(h.freeBufs) < max(256, len(h.peers)) {
-			h.freeBufs = append(h.freeBufs, out[i].b[:0])
-		}
-		out[i] = datagram{}
-	}
+	clear(out)
 	if h.outbox == nil {
 		h.outbox = out[:0]
 	}
-	h.mu.Unlock()
-}
-
-func (h *Host) newBuf() []byte {
-	if n := len(h.freeBufs); n > 0 {
-		b := h.freeBufs[n-1]
-		h.freeBufs = h.freeBufs[:n-1]
-		return b
+	if cap(arena) <= maxSpareArena && cap(arena) > cap(h.spare) {
+		h.spare = arena[:0]
 	}
-	return make([]byte, 0, h.cfg.MTU+8) // a datagram never exceeds the host's MTU and its header
+	h.mu.Unlock()
 }

@@ -291,8 +291,7 @@ func (h *Host) refuseConnect(c *command, ap netip.AddrPort, addr net.Addr) {
 	if c.outgoingPeerID >= maxPeerID {
 		return
 	}
-	out := h.newBuf()
-	out = binary.BigEndian.AppendUint16(out, c.outgoingPeerID)
+	out := binary.BigEndian.AppendUint16(h.datagramBuf(), c.outgoingPeerID)
 	var cmd [8]byte
 	body := appendCommand(cmd[:0], &command{command: cmdDisconnect | flagUnsequenced, channelID: 0xFF})
 	if h.cfg.Checksum {
@@ -301,7 +300,7 @@ func (h *Host) refuseConnect(c *command, ap netip.AddrPort, addr net.Addr) {
 		out = binary.BigEndian.AppendUint32(out, enetCRC32(out[:2], seed[:], body))
 	}
 	out = append(out, body...)
-	h.outbox = append(h.outbox, datagram{ap: ap, addr: addr, b: out})
+	h.addDatagram(datagram{ap: ap, addr: addr}, out)
 	h.wakeSender()
 }
 

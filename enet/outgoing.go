@@ -147,8 +147,7 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 	if p.outgoingPeerID < maxPeerID {
 		flags |= uint16(p.outgoingSessionID) << headerSessionShift
 	}
-	out := h.newBuf()
-	out = binary.BigEndian.AppendUint16(out, p.outgoingPeerID|flags)
+	out := binary.BigEndian.AppendUint16(h.datagramBuf(), p.outgoingPeerID|flags)
 	if sentTime {
 		out = binary.BigEndian.AppendUint16(out, uint16(h.serviceTime))
 	}
@@ -164,11 +163,11 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 	}
 	out = append(out, payload...)
 	p.lastSendTime = h.serviceTime
-	d := datagram{ap: p.ap, addr: p.addr, b: out}
+	d := datagram{ap: p.ap, addr: p.addr}
 	if h.batch != nil && p.ap.IsValid() {
 		d.ua = p.udpAddr()
 	}
-	h.outbox = append(h.outbox, d)
+	h.addDatagram(d, out)
 }
 
 // sendAcks is enet_protocol_send_acknowledgements.

@@ -516,9 +516,9 @@ func (p *Peer) DisconnectNow(data uint32) {
 		h.sendPeer(p, false)
 	}
 	h.resetPeer(p)
-	out := h.takeOutbox()
+	out, arena := h.takeOutbox()
 	h.mu.Unlock()
-	h.write(out)
+	h.write(out, arena)
 }
 
 // Reset forgets the peer without telling it (enet_peer_reset); it will
