@@ -564,7 +564,7 @@ func (h *Host) Broadcast(ch uint8, data []byte, flags Flags) error {
 		if p == nil || p.state != stateConnected {
 			continue
 		}
-		if err := h.send(p, ch, shared, flags, false); err != nil && first == nil {
+		if err := h.send(p, ch, nil, shared, flags, false); err != nil && first == nil {
 			first = err
 		}
 	}

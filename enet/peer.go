@@ -377,10 +377,18 @@ func (h *Host) ping(p *Peer) {
 // packets larger than one datagram are fragmented. The host's goroutine
 // sends it within a moment.
 func (p *Peer) Send(ch uint8, data []byte, flags Flags) error {
+	return p.SendPrefixed(ch, nil, data, flags)
+}
+
+// SendPrefixed sends prefix followed by data as one packet, as
+// Send(ch, append(prefix, data...), flags) would, copying each once
+// into the packet's buffer (a header built on the caller's stack, such
+// as a Godot 3 packet's, costs no allocation of its own).
+func (p *Peer) SendPrefixed(ch uint8, prefix, data []byte, flags Flags) error {
 	h := p.host
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if err := h.send(p, ch, data, flags, true); err != nil {
+	if err := h.send(p, ch, prefix, data, flags, true); err != nil {
 		return err
 	}
 	h.markDirty(p)
@@ -388,7 +396,9 @@ func (p *Peer) Send(ch uint8, data []byte, flags Flags) error {
 	return nil
 }
 
-func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) error {
+// send queues the packet prefix+data; without copyData it keeps data
+// (prefix must then be empty).
+func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyData bool) error {
 	if h.closed {
 		return ErrClosed
 	}
@@ -398,7 +408,8 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	if int(ch) >= len(p.channels) {
 		return ErrChannel
 	}
-	if len(data) > h.cfg.MaxPacketSize {
+	size := len(prefix) + len(data)
+	if size > h.cfg.MaxPacketSize {
 		return ErrTooLarge
 	}
 	fragmentLength := int(p.mtu) - 4 - commandSizes[cmdSendFragment]
@@ -406,25 +417,25 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 		fragmentLength -= 4
 	}
 	count := 1
-	if len(data) > fragmentLength {
-		count = (len(data) + fragmentLength - 1) / fragmentLength
+	if size > fragmentLength {
+		count = (size + fragmentLength - 1) / fragmentLength
 		if count > maxFragmentCount {
 			return ErrTooLarge
 		}
 	}
-	if err := h.checkSend(p, sendCost(len(data), count)); err != nil {
+	if err := h.checkSend(p, sendCost(size, count)); err != nil {
 		return err
 	}
 	pooled := false
 	if copyData || data == nil {
 		var b []byte
 		if count == 1 {
-			b = h.copySend(data)
+			b = h.copySend(prefix, data)
 		}
 		if pooled = b != nil; pooled {
 			data = b
 		} else {
-			data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
+			data = append(append(make([]byte, 0, size), prefix...), data...) // never nil: nil marks commands without a packet
 		}
 	}
 	c := p.channel(ch)

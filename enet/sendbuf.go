@@ -38,10 +38,10 @@ func sendClass(n int) int {
 	return lo
 }
 
-// copySend returns a copy of data in a reused buffer of its class, or nil
-// for packets too large to pool.
-func (h *Host) copySend(data []byte) []byte {
-	c := sendClass(len(data))
+// copySend returns a copy of prefix and data, one after the other, in a
+// reused buffer of its class, or nil for packets too large to pool.
+func (h *Host) copySend(prefix, data []byte) []byte {
+	c := sendClass(len(prefix) + len(data))
 	if c < 0 {
 		return nil
 	}
@@ -54,13 +54,13 @@ func (h *Host) copySend(data []byte) []byte {
 	} else {
 		b = make([]byte, 0, sendClasses[c])
 	}
-	return append(b, data...)
+	return append(append(b, prefix...), data...)
 }
 
 // copyReceived is a received packet's copy for its Event: in a reused
 // buffer when it fits one.
 func (h *Host) copyReceived(data []byte) []byte {
-	if b := h.copySend(data); b != nil {
+	if b := h.copySend(nil, data); b != nil {
 		return b
 	}
 	return append(make([]byte, 0, len(data)), data...)

@@ -93,7 +93,6 @@ type enetLink struct {
 	server bool   // the link is the host's side
 	id     PeerID // host side: the client's id; client side: our own id
 	max    int
-	buf    []byte
 	host   *enet.Host    // client side: the host the link owns
 	stop   func()        // client side: ends the service loop
 	done   chan struct{} // client side: the service loop has ended
@@ -402,20 +401,18 @@ func (l *enetLink) WriteFrame(f Frame) error {
 		if f.Kind == FramePeerRemoved {
 			msg = enet.Godot3RemovePeer
 		}
-		return l.peer.Send(enet.Godot3ChannelConfig, enet.Godot3Notice(msg, int32(f.Peer)), enet.Reliable)
+		var notice [8]byte
+		return l.peer.SendPrefixed(enet.Godot3ChannelConfig, enet.AppendGodot3Notice(notice[:0], msg, int32(f.Peer)), nil, enet.Reliable)
 	default:
 		return nil // the client chose its id
 	}
 	ch, flags := l.channelFlags(f)
-	data := f.Data
+	var head [8]byte
+	var prefix []byte
 	if l.godot3 {
-		l.buf = enet.AppendGodot3Packet(l.buf[:0], int32(f.From), int32(f.To), f.Data)
-		data = l.buf
-		if cap(l.buf) > 1<<16 {
-			l.buf = nil
-		}
+		prefix = enet.AppendGodot3Packet(head[:0], int32(f.From), int32(f.To), nil)
 	}
-	err := l.peer.Send(ch, data, flags) // Send copies data
+	err := l.peer.SendPrefixed(ch, prefix, f.Data, flags) // copies both
 	if errors.Is(err, enet.ErrQueueFull) {
 		// The peer does not take what is sent (or the ENet host's budget
 		// is spent): the link ends, and what ENet holds for it goes now
