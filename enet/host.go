@@ -776,7 +776,7 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 // may be such a sender, waiting for them).
 func (h *Host) flushNow() bool {
 	for _, p := range h.dirty {
-		if p.windowFull || len(p.outgoingSendReliable) >= maxPacketCommands ||
+		if p.windowFull || p.outgoingSendReliable.len() >= maxPacketCommands ||
 			p.ackedData >= max(p.windowSize, minWindowSize)/4 ||
 			len(p.acks)*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
 			return true
@@ -807,7 +807,7 @@ func (h *Host) afterRead() (due time.Time, sends bool) {
 		now := time.Now()
 		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 && !h.flushNow() {
 			for _, p := range h.dirty {
-				if len(p.outgoing) > 0 || len(p.outgoingSendReliable) > 0 {
+				if p.outgoing.len() > 0 || p.outgoingSendReliable.len() > 0 {
 					sends = true
 					break
 				}

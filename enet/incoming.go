@@ -432,7 +432,7 @@ func (h *Host) handleAcknowledge(p *Peer, c *command) bool {
 	p.earliestTimeout = 0
 
 	number := h.removeSentReliable(p, c.receivedSeq, c.channelID)
-	if len(p.outgoingSendReliable) > 0 || len(p.outgoing) > 0 {
+	if p.outgoingSendReliable.len() > 0 || p.outgoing.len() > 0 {
 		h.markDirty(p) // the window has room again
 	}
 	switch p.state {
@@ -476,20 +476,20 @@ func (h *Host) throttle(p *Peer, rtt uint32) {
 // removeSentReliable is enet_protocol_remove_sent_reliable_command; it
 // returns the number of the acknowledged command, or cmdNone.
 func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
-	var oc *outCmd
+	list := &p.sentReliable
 	wasSent := true
-	idx := -1
-	for i, o := range p.sentReliable {
+	var prev, oc *outCmd
+	for o := list.head; o != nil; prev, o = o, o.next {
 		if o.reliableSeq == seq && o.cmd.channelID == channelID {
-			oc, idx = o, i
+			oc = o
 			break
 		}
 	}
-	var list *[]*outCmd
 	if oc == nil {
 		wasSent = false
-		find := func(l *[]*outCmd) bool {
-			for i, o := range *l {
+		find := func(l *outList) bool {
+			var before *outCmd
+			for o := l.head; o != nil; before, o = o, o.next {
 				if o.cmd.command&flagAcknowledge == 0 {
 					continue
 				}
@@ -497,7 +497,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 					break
 				}
 				if o.reliableSeq == seq && o.cmd.channelID == channelID {
-					oc, idx, list = o, i, l
+					oc, prev, list = o, before, l
 					return true
 				}
 			}
@@ -509,8 +509,6 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		if oc == nil {
 			return cmdNone
 		}
-	} else {
-		list = &p.sentReliable
 	}
 	if int(channelID) < len(p.channels) {
 		ch := p.channel(channelID)
@@ -523,24 +521,15 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		}
 	}
 	number := oc.cmd.number()
-	l := *list
-	if idx == 0 {
-		l[0] = nil
-		*list = compact(l, 1)
-	} else {
-		copy(l[idx:], l[idx+1:])
-		l[len(l)-1] = nil
-		*list = l[:len(l)-1]
-	}
+	list.remove(prev, oc)
 	if oc.data != nil {
 		if wasSent {
 			p.reliableDataInTransit -= oc.fragmentLength
 		}
-		h.uncharge(p, oc.cost)
+		h.uncharge(p, int(oc.cost))
 	}
 	h.recycle(oc)
-	if len(p.sentReliable) > 0 {
-		f := p.sentReliable[0]
+	if f := p.sentReliable.head; f != nil {
 		p.nextTimeout = f.sentTime + f.roundTripTimeout
 	}
 	return number

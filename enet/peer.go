@@ -104,9 +104,9 @@ type Peer struct {
 	// windowFull: the reliable window held back a packet at the last
 	// datagram built (an acknowledgement may free it: flush at once).
 	windowFull           bool
-	sentReliable         []*outCmd
-	outgoing             []*outCmd
-	outgoingSendReliable []*outCmd
+	sentReliable         outList
+	outgoing             outList
+	outgoingSendReliable outList
 
 	eventData   uint32
 	connectData uint32
@@ -160,9 +160,10 @@ type outCmd struct {
 	fragmentOffset   uint32
 	fragmentLength   uint32
 	sendAttempts     uint32
-	data             []byte // the whole packet, nil for commands without one
-	pooled           bool   // data is the command's own buffer from copySend
-	cost             int    // charged to the outgoing budgets: the command, and on the last of a packet its data
+	pooled           bool    // data is the command's own buffer from copySend
+	cost             int32   // charged to the outgoing budgets: the command, and on the last of a packet its data
+	data             []byte  // the whole packet, nil for commands without one
+	next             *outCmd // the next in the command's queue (outList)
 }
 
 type inCmd struct {
@@ -461,9 +462,9 @@ func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyDat
 			}
 			oc.cost = outCmdCost
 			if off+n == len(data) {
-				oc.cost += sendAlloc(len(data))
+				oc.cost += int32(sendAlloc(len(data)))
 			}
-			h.charge(p, oc.cost)
+			h.charge(p, int(oc.cost))
 			h.setupOutgoing(p, oc)
 		}
 		return nil
@@ -479,8 +480,8 @@ func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyDat
 	}
 	oc := h.queueOutgoing(p, &cmd, data, 0, uint32(len(data)))
 	oc.pooled = pooled
-	oc.cost = sendCost(len(data), 1)
-	h.charge(p, oc.cost)
+	oc.cost = int32(sendCost(len(data), 1))
+	h.charge(p, int(oc.cost))
 	return nil
 }
 
@@ -568,7 +569,7 @@ func (h *Host) disconnect(p *Peer, data uint32) {
 }
 
 func (p *Peer) hasOutgoing() bool {
-	return len(p.outgoing) != 0 || len(p.outgoingSendReliable) != 0 || len(p.sentReliable) != 0
+	return p.outgoing.len() != 0 || p.outgoingSendReliable.len() != 0 || p.sentReliable.len() != 0
 }
 
 func (h *Host) onConnect(p *Peer) {
@@ -602,9 +603,9 @@ func (h *Host) changeState(p *Peer, s peerState) {
 func (h *Host) resetQueues(p *Peer) {
 	p.acks = nil
 	p.ackedData = 0
-	p.sentReliable = nil
-	p.outgoing = nil
-	p.outgoingSendReliable = nil
+	p.sentReliable = outList{}
+	p.outgoing = outList{}
+	p.outgoingSendReliable = outList{}
 	h.uncharge(p, p.queued)
 	p.reliableDataInTransit = 0
 	for _, c := range p.channels {
@@ -734,9 +735,9 @@ func (h *Host) setupOutgoing(p *Peer, oc *outCmd) {
 		oc.cmd.seq2 = p.outgoingUnsequencedGroup
 	}
 	if oc.cmd.command&flagAcknowledge != 0 && oc.data != nil {
-		p.outgoingSendReliable = append(p.outgoingSendReliable, oc)
+		p.outgoingSendReliable.push(oc)
 	} else {
-		p.outgoing = append(p.outgoing, oc)
+		p.outgoing.push(oc)
 	}
 	h.markDirty(p)
 }
