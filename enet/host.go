@@ -401,7 +401,9 @@ func (h *Host) ConnectAsync(addr net.Addr, channels int, data uint32) (*Peer, er
 	}
 	p := h.newPeer(uint16(slot))
 	p.setAddr(addr)
-	p.channels = make([]*channel, channels)
+	p.channelCount = uint8(channels)
+	p.connectedCh = make(chan struct{})
+	p.doneCh()
 	p.state = stateConnecting
 	p.connectData = data
 	p.connectID = rand.Uint32()

@@ -151,7 +151,9 @@ func (p *Peer) packetThrottleDecel(v uint32) { p.packetThrottleDeceleration = v 
 
 func (p *Peer) setAddrFrom(ap netip.AddrPort, addr net.Addr) {
 	if ap.IsValid() {
-		p.ap = ap
+		if ap != p.ap {
+			p.ap, p.ua = ap, nil
+		}
 	} else if addr != nil {
 		p.addr = addr
 	}
@@ -201,7 +203,7 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 	} else {
 		p.setAddr(addr)
 	}
-	p.channels = make([]*channel, channelCount)
+	p.channelCount = uint8(channelCount)
 	p.state = stateAcknowledgingConnect
 	p.pending = true
 	h.pending++
@@ -318,8 +320,11 @@ func (h *Host) handleVerifyConnect(p *Peer, c *command) bool {
 		return false
 	}
 	h.removeSentReliable(p, 1, 0xFF)
-	if int(c.channelCount) < len(p.channels) {
-		p.channels = p.channels[:c.channelCount]
+	if c.channelCount < uint32(p.channelCount) {
+		p.channelCount = uint8(c.channelCount)
+		if len(p.channels) > int(p.channelCount) {
+			p.channels = p.channels[:p.channelCount]
+		}
 	}
 	p.outgoingPeerID = c.outgoingPeerID
 	p.incomingSessionID = c.incomingSessionID
@@ -510,7 +515,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 			return cmdNone
 		}
 	}
-	if int(channelID) < len(p.channels) {
+	if channelID < p.channelCount {
 		ch := p.channel(channelID)
 		w := seq / reliableWindowSize
 		if ch.reliableWindows[w] > 0 {
@@ -537,7 +542,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 
 // queueAck is enet_peer_queue_acknowledgement.
 func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
-	if int(c.channelID) < len(p.channels) {
+	if c.channelID < p.channelCount {
 		ch := p.channel(c.channelID)
 		w := c.seq / reliableWindowSize
 		cur := ch.incomingReliableSeq / reliableWindowSize
@@ -560,7 +565,7 @@ func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
 }
 
 func (h *Host) connectedForData(p *Peer, c *command) bool {
-	return int(c.channelID) < len(p.channels) && (p.state == stateConnected || p.state == stateDisconnectLater)
+	return c.channelID < p.channelCount && (p.state == stateConnected || p.state == stateDisconnectLater)
 }
 
 func (h *Host) handleSendReliable(p *Peer, c *command, payload []byte) bool {
@@ -592,12 +597,17 @@ func (h *Host) handleSendUnsequenced(p *Peer, c *command, payload []byte) bool {
 	group &= 0xFFFF
 	if uint16(group-index) != p.incomingUnsequencedGroup {
 		p.incomingUnsequencedGroup = uint16(group - index)
-		p.unsequencedWindow = [unsequencedWindowSize / 32]uint32{}
-	} else if p.unsequencedWindow[index/32]&(1<<(index%32)) != 0 {
+		if p.unsequencedWindow != nil {
+			*p.unsequencedWindow = [unsequencedWindowSize / 32]uint32{}
+		}
+	} else if p.unsequencedWindow != nil && p.unsequencedWindow[index/32]&(1<<(index%32)) != 0 {
 		return true
 	}
 	if h.queueIncoming(p, c, payload, Unsequenced, 0) < 0 {
 		return false
+	}
+	if p.unsequencedWindow == nil {
+		p.unsequencedWindow = new([unsequencedWindowSize / 32]uint32)
 	}
 	p.unsequencedWindow[index/32] |= 1 << (index % 32)
 	return true

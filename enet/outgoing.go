@@ -284,7 +284,7 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 		var ch *channel
 		var window uint16
 		if oc.cmd.command&flagAcknowledge != 0 {
-			if int(oc.cmd.channelID) < len(p.channels) {
+			if oc.cmd.channelID < p.channelCount {
 				ch = p.channel(oc.cmd.channelID)
 			}
 			window = oc.reliableSeq / reliableWindowSize

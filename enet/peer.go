@@ -69,12 +69,15 @@ type Peer struct {
 
 	ap    netip.AddrPort
 	addr  net.Addr
-	key   string         // addr.String() when addr is not UDP
-	ua    *net.UDPAddr   // ap as a *net.UDPAddr, made when a batch needs it
-	uaFor netip.AddrPort // the ap ua was made for
+	key   string       // addr.String() when addr is not UDP
+	ua    *net.UDPAddr // ap as a *net.UDPAddr, made when a batch needs it (nil when ap changes)
 	state peerState
 
-	channels []*channel // allocated when first used
+	// channelCount is the connection's number of channels; channels
+	// holds those used so far, up to the highest one used, each allocated
+	// when first used.
+	channelCount uint8
+	channels     []*channel
 
 	incomingBandwidth, outgoingBandwidth                           uint32
 	incomingBandwidthThrottleEpoch, outgoingBandwidthThrottleEpoch uint32
@@ -95,7 +98,7 @@ type Peer struct {
 	mtu, windowSize, reliableDataInTransit             uint32
 	outgoingReliableSequenceNumber                     uint16
 	incomingUnsequencedGroup, outgoingUnsequencedGroup uint16
-	unsequencedWindow                                  [unsequencedWindowSize / 32]uint32
+	unsequencedWindow                                  *[unsequencedWindowSize / 32]uint32 // made by the first unsequenced packet
 
 	acks []ack
 	// ackedData is the data of the commands acks acknowledges (about:
@@ -117,13 +120,21 @@ type Peer struct {
 	dirty       bool
 	cont        bool // continue sending
 
+	// connectedCh is closed when a connection this host started is up
+	// (nil for a peer that connected to us); closedCh when the
+	// connection has ended (ended), made when first asked for.
 	connectedCh chan struct{}
 	closedCh    chan struct{}
+	ended       bool
 	everUp      bool
 }
 
-// channel returns channel i, allocating it on first use.
+// channel returns channel i (below channelCount), allocating it on first
+// use.
 func (p *Peer) channel(i uint8) *channel {
+	if int(i) >= len(p.channels) {
+		p.channels = append(p.channels, make([]*channel, int(i)+1-len(p.channels))...)
+	}
 	c := p.channels[i]
 	if c == nil {
 		c = new(channel)
@@ -193,8 +204,6 @@ func (h *Host) newPeer(id uint16) *Peer {
 		id:                id,
 		outgoingSessionID: 0xFF,
 		incomingSessionID: 0xFF,
-		connectedCh:       make(chan struct{}),
-		closedCh:          make(chan struct{}),
 	}
 	p.resetFields()
 	return p
@@ -278,13 +287,28 @@ func (p *Peer) Connected() bool {
 }
 
 // Done is closed when the connection has ended (or failed to start).
-func (p *Peer) Done() <-chan struct{} { return p.closedCh }
+func (p *Peer) Done() <-chan struct{} {
+	p.host.mu.Lock()
+	defer p.host.mu.Unlock()
+	return p.doneCh()
+}
+
+// doneCh is Done's channel, under h.mu.
+func (p *Peer) doneCh() chan struct{} {
+	if p.closedCh == nil {
+		p.closedCh = make(chan struct{})
+		if p.ended {
+			close(p.closedCh)
+		}
+	}
+	return p.closedCh
+}
 
 // ChannelCount is the number of channels of the connection.
 func (p *Peer) ChannelCount() int {
 	p.host.mu.Lock()
 	defer p.host.mu.Unlock()
-	return len(p.channels)
+	return int(p.channelCount)
 }
 
 // RoundTripTime is ENet's smoothed round-trip estimate, and its variance.
@@ -406,7 +430,7 @@ func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyDat
 	if p.state != stateConnected {
 		return ErrNotConnected
 	}
-	if int(ch) >= len(p.channels) {
+	if ch >= p.channelCount {
 		return ErrChannel
 	}
 	size := len(prefix) + len(data)
@@ -619,6 +643,7 @@ func (h *Host) resetQueues(p *Peer) {
 		}
 	}
 	p.channels = nil
+	p.channelCount = 0
 }
 
 func (h *Host) release(p *Peer, cost int) {
@@ -639,10 +664,9 @@ func (h *Host) resetPeer(p *Peer) {
 	if int(p.id) < len(h.peers) && h.peers[p.id] == p {
 		h.peers[p.id] = nil
 	}
-	if wasUp {
-		select {
-		case <-p.closedCh:
-		default:
+	if wasUp && !p.ended {
+		p.ended = true
+		if p.closedCh != nil {
 			close(p.closedCh)
 		}
 	}
@@ -670,7 +694,9 @@ func (h *Host) notifyConnect(p *Peer) {
 	h.changeState(p, stateConnected)
 	p.everUp = true
 	h.pushEvent(Event{Type: EventConnect, Peer: p, Data: p.eventData})
-	close(p.connectedCh)
+	if p.connectedCh != nil {
+		close(p.connectedCh)
+	}
 }
 
 // notifyDisconnect reports a connection that timed out or was refused.
