@@ -411,10 +411,14 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		}
 	}
 	p := &hostPeer{id: id, ip: ip, link: link, remote: newRemote(h.pathBudget())}
-	p.q = newOutQueue(h.o.MaxQueuedBytes, link, func(err error) { h.writeFailed(p, err) })
+	if _, ok := link.(queuer); ok {
+		p.q = closedQueue // the transport queues the frames
+	} else {
+		p.q = newOutQueue(h.o.MaxQueuedBytes, link, func(err error) { h.writeFailed(p, err) })
+		p.q.shared = h.o.QueueBudget
+	}
 	h.peers[id] = p
 	h.order = append(h.order, id)
-	p.q.shared = h.o.QueueBudget
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
 	if h.o.Godot == variant.Godot3 {
 		// Godot 3's WebSocketMultiplayerPeer: the id, then the host, then
