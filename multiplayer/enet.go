@@ -104,8 +104,8 @@ type enetLink struct {
 	q      []enet.Event // received, not yet read or handled: q[qHead:]
 	qHead  int
 	qBytes int
-	err    error // set when the connection has ended
-	wake   chan struct{}
+	err    error         // set when the connection has ended
+	wake   chan struct{} // made by the first ReadFrame (a link delivering to a Host reads none)
 
 	// Delivery to a Host (deliver), the host's side only.
 	handle func(Frame, error) error
@@ -118,7 +118,7 @@ func newENetLink(p *enet.Peer, o ENetOptions, server bool, id PeerID) *enetLink 
 	if m <= 0 {
 		m = DefaultMaxQueuedBytes
 	}
-	return &enetLink{peer: p, godot3: o.Godot == variant.Godot3, server: server, id: id, max: m, wake: make(chan struct{}, 1)}
+	return &enetLink{peer: p, godot3: o.Godot == variant.Godot3, server: server, id: id, max: m}
 }
 
 // ClientID is the id the client chose (its connect data). A Host admits
@@ -147,8 +147,14 @@ func (l *enetLink) push(ev enet.Event) {
 }
 
 func (l *enetLink) signal() {
+	l.mu.Lock()
+	w := l.wake
+	l.mu.Unlock()
+	if w == nil {
+		return // nobody reads yet: ReadFrame looks at the queue before it waits
+	}
 	select {
-	case l.wake <- struct{}{}:
+	case w <- struct{}{}:
 	default:
 	}
 }
@@ -282,6 +288,9 @@ func (l *enetLink) ReadFrame() (Frame, error) {
 	}
 	for {
 		l.mu.Lock()
+		if l.wake == nil {
+			l.wake = make(chan struct{}, 1)
+		}
 		if len(l.pre) > 0 {
 			f := l.pre[0]
 			l.pre = l.pre[1:]
@@ -306,8 +315,9 @@ func (l *enetLink) ReadFrame() (Frame, error) {
 			l.signal() // for a later read
 			return Frame{}, err
 		}
+		w := l.wake
 		l.mu.Unlock()
-		<-l.wake
+		<-w
 	}
 }
 
