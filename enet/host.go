@@ -123,6 +123,11 @@ type Host struct {
 	arena    []byte // the bytes of outbox's datagrams, appended one after the other
 	spare    []byte // an arena written and free again, for the next outbox
 	freeCmds []*outCmd
+	// The free lists' low-water marks since the last trim (pools.go).
+	freeCmdsLow int
+	freeSendLow [len(sendClasses)]int
+	spareTaken  bool
+	trimEpoch   uint32
 	// Reused packet copies (sendbuf.go).
 	freeSend      [len(sendClasses)][][]byte
 	freeSendBytes int
@@ -876,6 +881,10 @@ func (h *Host) sendLoop() {
 		if all && timeDiff(h.serviceTime, h.bwEpoch) >= bandwidthThrottleInterval {
 			h.bandwidthThrottle()
 		}
+		if all && timeDiff(h.serviceTime, h.trimEpoch) >= poolTrimInterval {
+			h.trimEpoch = h.serviceTime
+			h.trimPools()
+		}
 		h.sendOutgoing(all)
 		out, arena := h.takeOutbox()
 		handled := h.handler != nil && h.eventsHead < len(h.events)
@@ -908,6 +917,7 @@ func (h *Host) datagramBuf() []byte {
 	if cap(h.arena)-len(h.arena) < room {
 		if h.arena == nil && cap(h.spare) >= room {
 			h.arena, h.spare = h.spare, nil
+			h.spareTaken = true
 		} else {
 			h.arena = make([]byte, 0, max(2*cap(h.arena), 4*room))
 		}

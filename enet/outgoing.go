@@ -381,7 +381,9 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 func (h *Host) newOutCmd() *outCmd {
 	if n := len(h.freeCmds); n > 0 {
 		oc := h.freeCmds[n-1]
+		h.freeCmds[n-1] = nil
 		h.freeCmds = h.freeCmds[:n-1]
+		h.freeCmdsLow = min(h.freeCmdsLow, n-1)
 		return oc
 	}
 	return new(outCmd)

@@ -18,8 +18,12 @@ var sendClasses = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 17
 	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792, 2048,
 	2304, 2688, 3072, 3200, 3456}
 
-// maxFreeSendBytes bounds the bytes of a host's free send buffers.
+// maxFreeSendBytes bounds the bytes of a host's free send buffers, with
+// their places in the free lists (freeSendSlot each).
 const maxFreeSendBytes = 256 << 10
+
+// freeSendSlot is a free buffer's place in its list: a slice header.
+const freeSendSlot = 24
 
 // sendClass is the index of the smallest class of at least n bytes, or -1.
 func sendClass(n int) int {
@@ -50,7 +54,8 @@ func (h *Host) copySend(prefix, data []byte) []byte {
 		b = l[len(l)-1]
 		l[len(l)-1] = nil
 		h.freeSend[c] = l[:len(l)-1]
-		h.freeSendBytes -= sendClasses[c]
+		h.freeSendBytes -= sendClasses[c] + freeSendSlot
+		h.freeSendLow[c] = min(h.freeSendLow[c], len(l)-1)
 	} else {
 		b = make([]byte, 0, sendClasses[c])
 	}
@@ -84,9 +89,9 @@ func (h *Host) ReleasePacket(b []byte) {
 // any more, for reuse.
 func (h *Host) releaseSend(b []byte) {
 	c := sendClass(cap(b))
-	if c < 0 || sendClasses[c] != cap(b) || h.freeSendBytes+cap(b) > maxFreeSendBytes {
+	if c < 0 || sendClasses[c] != cap(b) || h.freeSendBytes+cap(b)+freeSendSlot > maxFreeSendBytes {
 		return
 	}
-	h.freeSendBytes += cap(b)
+	h.freeSendBytes += cap(b) + freeSendSlot
 	h.freeSend[c] = append(h.freeSend[c], b[:0])
 }
