@@ -33,7 +33,8 @@ const (
 // ListenENet, once joined and every notice of the join acknowledged:
 // alloc-B/client is what the joins allocated (garbage included),
 // heap-B/client the heap in use after a collection (HeapInuse) and
-// live-B/client the live objects in it (HeapAlloc), stack-B/client the
+// live-B/client the live objects in it (HeapAlloc), idle-live-B/client
+// the same after 2.2 s more of idleness, stack-B/client the
 // goroutine stacks, goroutines/client the goroutines added,
 // rss-B/client the growth of the process's resident memory without a
 // forced collection (what the collector's pacing leaves), all per
@@ -50,7 +51,7 @@ func BenchmarkJoinENetMemory(b *testing.B) {
 }
 
 func benchJoinENetMemory(b *testing.B, n int) {
-	var alloc, heap, live, stack, goroutines, rssGrowth float64
+	var alloc, heap, live, idle, stack, goroutines, rssGrowth float64
 	for range b.N {
 		h, err := NewHost(HostOptions{Godot: variant.Godot3, Logger: quiet, MaxPeers: n + 16, MaxPeersPerIP: n + 16})
 		if err != nil {
@@ -96,6 +97,11 @@ func benchJoinENetMemory(b *testing.B, n int) {
 		live += float64(int64(m1.HeapAlloc)-int64(m0.HeapAlloc)) / float64(n)
 		stack += float64(int64(m1.StackInuse)-int64(m0.StackInuse)) / float64(n)
 		goroutines += float64(runtime.NumGoroutine()-g0) / float64(n)
+		// Idle for a while: the ENet host gives back what its free lists
+		// did not use (once a second).
+		time.Sleep(2200 * time.Millisecond)
+		m2 := memNow()
+		idle += float64(int64(m2.HeapAlloc)-int64(m0.HeapAlloc)) / float64(n)
 		if *joinHeapProfile != "" {
 			f, err := os.Create(fmt.Sprintf("%s.%d", *joinHeapProfile, n))
 			if err != nil {
@@ -114,6 +120,7 @@ func benchJoinENetMemory(b *testing.B, n int) {
 	b.ReportMetric(alloc/float64(b.N), "alloc-B/client")
 	b.ReportMetric(heap/float64(b.N), "heap-B/client")
 	b.ReportMetric(live/float64(b.N), "live-B/client")
+	b.ReportMetric(idle/float64(b.N), "idle-live-B/client")
 	b.ReportMetric(stack/float64(b.N), "stack-B/client")
 	b.ReportMetric(goroutines/float64(b.N), "goroutines/client")
 	b.ReportMetric(rssGrowth/float64(b.N), "rss-B/client")
