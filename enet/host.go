@@ -120,9 +120,9 @@ type Host struct {
 	zbuf     []byte
 	dbuf     []byte
 	outbox   []datagram
-	arena    []byte // the bytes of outbox's datagrams, appended one after the other
-	spare    []byte // an arena written and free again, for the next outbox
-	freeCmds []*outCmd
+	arena    []byte  // the bytes of outbox's datagrams, appended one after the other
+	spare    []byte  // an arena written and free again, for the next outbox
+	freeCmds outList // zeroed commands, linked as any queue: the free list takes no room
 	// The free lists' low-water marks since the last trim (pools.go).
 	freeCmdsLow int
 	freeSendLow [len(sendClasses)]int

@@ -379,11 +379,8 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 
 // newOutCmd returns a zeroed command from the host's free list.
 func (h *Host) newOutCmd() *outCmd {
-	if n := len(h.freeCmds); n > 0 {
-		oc := h.freeCmds[n-1]
-		h.freeCmds[n-1] = nil
-		h.freeCmds = h.freeCmds[:n-1]
-		h.freeCmdsLow = min(h.freeCmdsLow, n-1)
+	if oc := h.freeCmds.pop(); oc != nil {
+		h.freeCmdsLow = min(h.freeCmdsLow, h.freeCmds.len())
 		return oc
 	}
 	return new(outCmd)
@@ -394,9 +391,9 @@ func (h *Host) recycle(oc *outCmd) {
 	if oc.pooled {
 		h.releaseSend(oc.data)
 	}
-	if len(h.freeCmds) < 4096 {
+	if h.freeCmds.len() < 4096 {
 		*oc = outCmd{}
-		h.freeCmds = append(h.freeCmds, oc)
+		h.freeCmds.push(oc)
 	}
 }
 

@@ -22,6 +22,15 @@ func (l *outList) push(oc *outCmd) {
 	l.n++
 }
 
+// pop unlinks and returns the first command, or nil.
+func (l *outList) pop() *outCmd {
+	oc := l.head
+	if oc != nil {
+		l.remove(nil, oc)
+	}
+	return oc
+}
+
 // remove unlinks oc, which follows prev in the list (prev nil: oc is the
 // head).
 func (l *outList) remove(prev, oc *outCmd) {

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestOutList: an outList follows a slice through random pushes,
+// TestOutList: an outList follows a slice through random pushes, pops,
 // removals (anywhere, given the command before) and prepends.
 func TestOutList(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
@@ -21,7 +21,7 @@ func TestOutList(t *testing.T) {
 		return s
 	}
 	for step := range 5000 {
-		switch r.IntN(3) {
+		switch r.IntN(4) {
 		case 0:
 			seq++
 			oc := &outCmd{reliableSeq: seq}
@@ -52,6 +52,16 @@ func TestOutList(t *testing.T) {
 				t.Fatalf("step %d: prepend left %d commands in its source", step, o.len())
 			}
 			model = append(front, model...)
+		case 3:
+			oc := l.pop()
+			switch {
+			case len(model) == 0 && oc != nil:
+				t.Fatalf("step %d: pop of an empty list gave a command", step)
+			case len(model) > 0 && oc != model[0]:
+				t.Fatalf("step %d: pop did not give the first command", step)
+			case len(model) > 0:
+				model = model[1:]
+			}
 		}
 		got := items(&l)
 		if !slices.Equal(got, model) || l.len() != len(model) {

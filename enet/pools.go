@@ -14,12 +14,10 @@ const poolTrimInterval = 1000
 // trimPools gives back, under h.mu, the free entries unused since the
 // last trim, and the spare arena if no flush took it.
 func (h *Host) trimPools() {
-	if n := h.freeCmdsLow; n > 0 {
-		keep := len(h.freeCmds) - n
-		clear(h.freeCmds[keep:])
-		h.freeCmds = shrink(h.freeCmds[:keep])
+	for range h.freeCmdsLow {
+		h.freeCmds.pop()
 	}
-	h.freeCmdsLow = len(h.freeCmds)
+	h.freeCmdsLow = h.freeCmds.len()
 	for c := range h.freeSend {
 		l := h.freeSend[c]
 		if n := h.freeSendLow[c]; n > 0 {

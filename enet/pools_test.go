@@ -34,7 +34,7 @@ func TestTrimPools(t *testing.T) {
 	}
 	cli.mu.Lock()
 	defer cli.mu.Unlock()
-	cmds, bufs := len(cli.freeCmds), cli.freeSendBytes
+	cmds, bufs := cli.freeCmds.len(), cli.freeSendBytes
 	if cmds < 100 || bufs == 0 {
 		t.Fatalf("after the burst: %d free commands, %d bytes of free buffers", cmds, bufs)
 	}
@@ -48,15 +48,15 @@ func TestTrimPools(t *testing.T) {
 		cli.recycle(oc)
 	}
 	cli.trimPools()
-	if n := len(cli.freeCmds); n != 10 {
+	if n := cli.freeCmds.len(); n != 10 {
 		t.Errorf("a trim after 10 commands were used kept %d of %d", n, cmds)
 	}
 	if cli.freeSendBytes != 0 || cli.spare != nil {
 		t.Errorf("a trim kept %d bytes of unused buffers, a spare arena of %d", cli.freeSendBytes, cap(cli.spare))
 	}
 	cli.trimPools()
-	if len(cli.freeCmds) != 0 || cap(cli.freeCmds) != 0 {
-		t.Errorf("%d free commands (room for %d) left unused kept", len(cli.freeCmds), cap(cli.freeCmds))
+	if n := cli.freeCmds.len(); n != 0 || cli.freeCmds.head != nil {
+		t.Errorf("%d free commands left unused kept", n)
 	}
 	for c, l := range cli.freeSend {
 		if cap(l) != 0 {
