@@ -129,7 +129,7 @@ type Host struct {
 	spareTaken  bool
 	trimEpoch   uint32
 	// Reused packet copies (sendbuf.go).
-	freeSend      [len(sendClasses)][][]byte
+	freeSend      [len(sendClasses)]bufStack
 	freeSendBytes int
 
 	eventWake chan struct{}

@@ -19,30 +19,18 @@ func (h *Host) trimPools() {
 	}
 	h.freeCmdsLow = h.freeCmds.len()
 	for c := range h.freeSend {
-		l := h.freeSend[c]
-		if n := h.freeSendLow[c]; n > 0 {
-			keep := len(l) - n
-			clear(l[keep:])
-			l = shrink(l[:keep])
-			h.freeSendBytes -= n * (sendClasses[c] + freeSendSlot)
-			h.freeSend[c] = l
+		s := &h.freeSend[c]
+		for range h.freeSendLow[c] {
+			s.pop()
 		}
-		h.freeSendLow[c] = len(l)
+		h.freeSendBytes -= h.freeSendLow[c] * (sendClasses[c] + freeSendSlot)
+		if h.freeSendLow[c] > 0 || s.len() == 0 {
+			s.release()
+		}
+		h.freeSendLow[c] = s.len()
 	}
 	if !h.spareTaken {
 		h.spare = nil
 	}
 	h.spareTaken = false
-}
-
-// shrink returns l in a backing array of its size once it uses less than
-// half of its own, nil when empty.
-func shrink[T any](l []T) []T {
-	switch {
-	case len(l) == 0:
-		return nil
-	case cap(l) > 2*len(l)+8:
-		return append(make([]T, 0, len(l)), l...)
-	}
-	return l
 }

@@ -58,9 +58,9 @@ func TestTrimPools(t *testing.T) {
 	if n := cli.freeCmds.len(); n != 0 || cli.freeCmds.head != nil {
 		t.Errorf("%d free commands left unused kept", n)
 	}
-	for c, l := range cli.freeSend {
-		if cap(l) != 0 {
-			t.Errorf("class %d keeps a free list with room for %d", sendClasses[c], cap(l))
+	for c, s := range cli.freeSend {
+		if s.len() != 0 || s.top != nil || s.spare != nil {
+			t.Errorf("class %d keeps %d free buffers, or a chunk for them", sendClasses[c], s.len())
 		}
 	}
 }

@@ -22,8 +22,9 @@ var sendClasses = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 17
 // their places in the free lists (freeSendSlot each).
 const maxFreeSendBytes = 256 << 10
 
-// freeSendSlot is a free buffer's place in its list: a slice header.
-const freeSendSlot = 24
+// freeSendSlot is a free buffer's place in its list: a slice header in a
+// chunk of 40 of them (bufStack), 1,024 bytes allocated.
+const freeSendSlot = 26
 
 // sendClass is the index of the smallest class of at least n bytes, or -1.
 func sendClass(n int) int {
@@ -49,13 +50,10 @@ func (h *Host) copySend(prefix, data []byte) []byte {
 	if c < 0 {
 		return nil
 	}
-	var b []byte
-	if l := h.freeSend[c]; len(l) > 0 {
-		b = l[len(l)-1]
-		l[len(l)-1] = nil
-		h.freeSend[c] = l[:len(l)-1]
+	b := h.freeSend[c].pop()
+	if b != nil {
 		h.freeSendBytes -= sendClasses[c] + freeSendSlot
-		h.freeSendLow[c] = min(h.freeSendLow[c], len(l)-1)
+		h.freeSendLow[c] = min(h.freeSendLow[c], h.freeSend[c].len())
 	} else {
 		b = make([]byte, 0, sendClasses[c])
 	}
@@ -93,5 +91,5 @@ func (h *Host) releaseSend(b []byte) {
 		return
 	}
 	h.freeSendBytes += cap(b) + freeSendSlot
-	h.freeSend[c] = append(h.freeSend[c], b[:0])
+	h.freeSend[c].push(b[:0])
 }
