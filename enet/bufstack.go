@@ -3,12 +3,12 @@ package enet
 // bufStack is a class's free send buffers: a stack kept in chunks of
 // bufChunkLen places, each allocated when the stack first needs it, so
 // that a growing stack never copies itself (a slice grown by doubling
-// leaves its old arrays behind, as much garbage as it holds), and an
-// emptied chunk is let go. One emptied chunk is kept (spare), so that a
-// stack going up and down across a chunk's edge allocates nothing.
+// leaves its old arrays behind, as much garbage as it holds). Emptied
+// chunks are kept (spare) until release, so that a stack going up and
+// down allocates nothing once it has reached its height.
 type bufStack struct {
 	top   *bufChunk // nil when empty
-	spare *bufChunk
+	spare *bufChunk // emptied chunks, linked
 	n     int
 }
 
@@ -19,7 +19,7 @@ const bufChunkLen = 40
 type bufChunk struct {
 	bufs [bufChunkLen][]byte
 	n    int
-	next *bufChunk // the chunk below
+	next *bufChunk // the chunk below, or the next spare one
 }
 
 func (s *bufStack) len() int { return s.n }
@@ -27,8 +27,10 @@ func (s *bufStack) len() int { return s.n }
 func (s *bufStack) push(b []byte) {
 	c := s.top
 	if c == nil || c.n == bufChunkLen {
-		c, s.spare = s.spare, nil
-		if c == nil {
+		c = s.spare
+		if c != nil {
+			s.spare = c.next
+		} else {
 			c = new(bufChunk)
 		}
 		c.next = s.top
@@ -51,11 +53,11 @@ func (s *bufStack) pop() []byte {
 	s.n--
 	if c.n == 0 {
 		s.top = c.next
-		c.next = nil
+		c.next = s.spare
 		s.spare = c
 	}
 	return b
 }
 
-// release lets go of the spare chunk.
+// release lets go of the spare chunks.
 func (s *bufStack) release() { s.spare = nil }

@@ -6,11 +6,13 @@ import (
 )
 
 // TestBufStack: a bufStack follows a slice through random pushes and
-// pops across its chunks' edges, and keeps at most one emptied chunk.
+// pops across its chunks' edges, and allocates a chunk only to grow
+// higher than it has been.
 func TestBufStack(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	var s bufStack
 	var model [][]byte
+	high := 0
 	for step := range 20000 {
 		if r.IntN(2) == 0 || len(model) > 200 && r.IntN(3) == 0 {
 			if b := s.pop(); len(model) == 0 {
@@ -36,6 +38,13 @@ func TestBufStack(t *testing.T) {
 		}
 		if want := (len(model) + bufChunkLen - 1) / bufChunkLen; chunks != want {
 			t.Fatalf("step %d: %d chunks for %d buffers", step, chunks, len(model))
+		}
+		high = max(high, chunks)
+		for c := s.spare; c != nil; c = c.next {
+			chunks++
+		}
+		if chunks != high {
+			t.Fatalf("step %d: %d chunks in use and spare, the stack has needed %d", step, chunks, high)
 		}
 	}
 }

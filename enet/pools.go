@@ -24,9 +24,7 @@ func (h *Host) trimPools() {
 			s.pop()
 		}
 		h.freeSendBytes -= h.freeSendLow[c] * (sendClasses[c] + freeSendSlot)
-		if h.freeSendLow[c] > 0 || s.len() == 0 {
-			s.release()
-		}
+		s.release() // a chunk needed again within the second is one allocation
 		h.freeSendLow[c] = s.len()
 	}
 	if !h.spareTaken {
