@@ -120,13 +120,13 @@ type Host struct {
 	zbuf     []byte
 	dbuf     []byte
 	outbox   []datagram
-	arena    []byte  // the bytes of outbox's datagrams, appended one after the other
-	spare    []byte  // an arena written and free again, for the next outbox
-	freeCmds outList // zeroed commands, linked as any queue: the free list takes no room
+	arena    *arenaChunk // the bytes of outbox's datagrams (arena.go)
+	chunks   arenaList   // free arena chunks
+	freeCmds outList     // zeroed commands, linked as any queue: the free list takes no room
 	// The free lists' low-water marks since the last trim (pools.go).
 	freeCmdsLow int
 	freeSendLow [len(sendClasses)]int
-	spareTaken  bool
+	chunksLow   int
 	trimEpoch   uint32
 	// Reused packet copies (sendbuf.go).
 	freeSend      [len(sendClasses)]bufStack
@@ -586,9 +586,9 @@ func (h *Host) Flush() {
 	h.mu.Lock()
 	h.serviceTime = h.now()
 	h.sendOutgoing(false)
-	out, arena := h.takeOutbox()
+	out, chunks := h.takeOutbox()
 	h.mu.Unlock()
-	h.write(out, arena)
+	h.write(out, chunks)
 }
 
 // Close disconnects nobody (use Peer.Disconnect first for that), sends
@@ -602,7 +602,7 @@ func (h *Host) Close() error {
 	}
 	h.serviceTime = h.now()
 	h.sendOutgoing(false)
-	out, arena := h.takeOutbox()
+	out, chunks := h.takeOutbox()
 	h.closed = true
 	for _, p := range h.peers {
 		if p != nil {
@@ -610,7 +610,7 @@ func (h *Host) Close() error {
 		}
 	}
 	h.mu.Unlock()
-	h.write(out, arena)
+	h.write(out, chunks)
 	close(h.done)
 	err := h.conn.Close()
 	h.wg.Wait()
@@ -835,9 +835,9 @@ func (h *Host) afterRead() (due time.Time, sends bool) {
 		h.lastFlush = now
 		h.serviceTime = h.now()
 		h.sendOutgoing(false)
-		out, arena := h.takeOutbox()
+		out, chunks := h.takeOutbox()
 		h.mu.Unlock()
-		h.write(out, arena)
+		h.write(out, chunks)
 		h.mu.Lock()
 	}
 }
@@ -895,56 +895,17 @@ func (h *Host) sendLoop() {
 			h.trimPools()
 		}
 		h.sendOutgoing(all)
-		out, arena := h.takeOutbox()
+		out, chunks := h.takeOutbox()
 		handled := h.handler != nil && h.eventsHead < len(h.events)
 		h.mu.Unlock()
-		h.write(out, arena)
+		h.write(out, chunks)
 		if handled {
 			h.dispatch()
 		}
 	}
 }
 
-// maxSpareArena bounds the arena a host keeps for its next datagrams.
-const maxSpareArena = 256 << 10
-
-// takeOutbox takes the datagrams built so far and the arena that holds
-// their bytes, for write.
-func (h *Host) takeOutbox() ([]datagram, []byte) {
-	out, arena := h.outbox, h.arena
-	h.outbox, h.arena = nil, nil
-	return out, arena
-}
-
-// datagramBuf returns room for one more datagram at the end of the
-// arena (a datagram never exceeds the host's MTU and its header): append
-// to it and hand the result to addDatagram. Datagrams take the bytes they
-// need, not an MTU each. An arena that lacks the room is left to the
-// datagrams already in it, and a larger one takes its place.
-func (h *Host) datagramBuf() []byte {
-	room := h.cfg.MTU + 8
-	if cap(h.arena)-len(h.arena) < room {
-		if h.arena == nil && cap(h.spare) >= room {
-			h.arena, h.spare = h.spare, nil
-			h.spareTaken = true
-		} else {
-			h.arena = make([]byte, 0, max(2*cap(h.arena), 4*room))
-		}
-	}
-	return h.arena[len(h.arena):]
-}
-
-// addDatagram queues d, whose bytes b were appended to datagramBuf's
-// room.
-func (h *Host) addDatagram(d datagram, b []byte) {
-	if cap(b) == cap(h.arena)-len(h.arena) {
-		h.arena = h.arena[:len(h.arena)+len(b)]
-	} // else b outgrew its room, and append gave it an array of its own
-	d.b = b[:len(b):len(b)]
-	h.outbox = append(h.outbox, d)
-}
-
-func (h *Host) write(out []datagram, arena []byte) {
+func (h *Host) write(out []datagram, chunks *arenaChunk) {
 	var sent, bytes uint64
 	// One datagram goes by sendto: the batch call costs more for one.
 	batch := h.batch != nil && len(out) > 1
@@ -977,8 +938,6 @@ func (h *Host) write(out []datagram, arena []byte) {
 	if h.outbox == nil {
 		h.outbox = out[:0]
 	}
-	if cap(arena) <= maxSpareArena && cap(arena) > cap(h.spare) {
-		h.spare = arena[:0]
-	}
+	h.freeArena(chunks)
 	h.mu.Unlock()
 }

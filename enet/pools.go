@@ -1,6 +1,6 @@
 package enet
 
-// The host's free lists (commands, packet buffers, the datagram arena)
+// The host's free lists (commands, packet buffers, the datagrams' arena chunks)
 // let a steady stream allocate nothing, but a burst fills them to its
 // peak. Once a second the send loop gives back what a list did not use:
 // the entries that stayed free through the whole second (the list's
@@ -12,7 +12,7 @@ package enet
 const poolTrimInterval = 1000
 
 // trimPools gives back, under h.mu, the free entries unused since the
-// last trim, and the spare arena if no flush took it.
+// last trim.
 func (h *Host) trimPools() {
 	for range h.freeCmdsLow {
 		h.freeCmds.pop()
@@ -27,8 +27,8 @@ func (h *Host) trimPools() {
 		s.release() // a chunk needed again within the second is one allocation
 		h.freeSendLow[c] = s.len()
 	}
-	if !h.spareTaken {
-		h.spare = nil
+	for range h.chunksLow {
+		h.chunks.pop()
 	}
-	h.spareTaken = false
+	h.chunksLow = h.chunks.n
 }

@@ -51,8 +51,8 @@ func TestTrimPools(t *testing.T) {
 	if n := cli.freeCmds.len(); n != 10 {
 		t.Errorf("a trim after 10 commands were used kept %d of %d", n, cmds)
 	}
-	if cli.freeSendBytes != 0 || cli.spare != nil {
-		t.Errorf("a trim kept %d bytes of unused buffers, a spare arena of %d", cli.freeSendBytes, cap(cli.spare))
+	if cli.freeSendBytes != 0 || cli.chunks.n != 0 {
+		t.Errorf("a trim kept %d bytes of unused buffers, %d arena chunks", cli.freeSendBytes, cli.chunks.n)
 	}
 	cli.trimPools()
 	if n := cli.freeCmds.len(); n != 0 || cli.freeCmds.head != nil {
