@@ -76,7 +76,7 @@ func benchJoinENetMemory(b *testing.B, n int) {
 		stop := startENetJoinClients(b, l.Addr().String(), n)
 		for deadline := time.Now().Add(60 * time.Second); len(h.Peers()) < n; time.Sleep(time.Millisecond) {
 			if time.Now().After(deadline) {
-				b.Fatalf("%d clients joined of %d", len(h.Peers()), n)
+				b.Fatalf("%d clients joined of %d (ENet: %+v)", len(h.Peers()), n, eh.Stats())
 			}
 		}
 		// Every notice of the join sent and acknowledged: ENet holds
@@ -198,9 +198,8 @@ func TestENetJoinClientsProcess(t *testing.T) {
 		case enet.EventReceive:
 			h.ReleasePacket(ev.Packet)
 		case enet.EventDisconnect:
-			if refused.Add(1) == 1 {
-				fmt.Fprintln(os.Stderr, "a client was refused or disconnected")
-			}
+			refused.Add(1)
+			fmt.Fprintf(os.Stderr, "client %d (%d connected so far) was refused or disconnected (data %d); its host: %+v\n", ev.Peer.ConnectData(), up.Load(), ev.Data, h.Stats())
 			if len(slots) > 0 {
 				<-slots
 			}
