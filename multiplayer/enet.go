@@ -432,6 +432,15 @@ func (l *enetLink) WriteFrame(f Frame) error {
 	return err
 }
 
+// closedQueue is the Host's queue of every peer whose transport queues
+// its frames itself (queuer: an ENet link): closed from the start, it
+// holds nothing, and a peer costs no queue of its own.
+var closedQueue = func() *outQueue {
+	q := newOutQueue(0, nil, nil)
+	q.close()
+	return q
+}()
+
 // queueFrame is WriteFrame for the host's side of the link: ENet's Send
 // queues without blocking, charged to the peer's MaxPeerMemory (which
 // ENetOptions sizes from MaxQueuedBytes), so a multiplayer Host needs no

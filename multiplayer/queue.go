@@ -79,15 +79,6 @@ func newOutQueue(budget int, link Link, fail func(error)) *outQueue {
 	return q
 }
 
-// closedQueue is the queue of every peer whose transport queues its
-// frames itself (queuer: ENet's): closed from the start, it holds
-// nothing, and a peer costs no queue of its own.
-var closedQueue = func() *outQueue {
-	q := newOutQueue(0, nil, nil)
-	q.close()
-	return q
-}()
-
 // push queues a copy of f. It fails with errQueueClosed when the queue is
 // closed (its peer is leaving), or with an error matching ErrBudget when
 // the peer's budget or the shared one would be exceeded.
