@@ -432,14 +432,20 @@ func (l *enetLink) WriteFrame(f Frame) error {
 	return err
 }
 
-// closedQueue is the Host's queue of every peer whose transport queues
-// its frames itself (queuer: an ENet link): closed from the start, it
-// holds nothing, and a peer costs no queue of its own.
-var closedQueue = func() *outQueue {
-	q := newOutQueue(0, nil, nil)
-	q.close()
-	return q
-}()
+// queueFor returns, under h.mu, the queue of a peer reached through link:
+// its own, or for a link that queues its frames itself (queuer: an ENet
+// link) the Host's one closed queue, which holds nothing, so that such a
+// peer costs no queue.
+func (h *Host) queueFor(link Link, fail func(error)) *outQueue {
+	if _, ok := link.(queuer); !ok {
+		return newOutQueue(h.o.MaxQueuedBytes, link, fail)
+	}
+	if h.noQ == nil {
+		h.noQ = newOutQueue(0, nil, nil)
+		h.noQ.close()
+	}
+	return h.noQ
+}
 
 // queueFrame is WriteFrame for the host's side of the link: ENet's Send
 // queues without blocking, charged to the peer's MaxPeerMemory (which

@@ -216,6 +216,7 @@ type Host struct {
 	logLim *loglimit.Limiter
 	ctx    context.Context
 	cancel context.CancelFunc
+	noQ    *outQueue // the queue of the peers whose transport queues frames (queueFor)
 	wg     sync.WaitGroup
 
 	mu     sync.Mutex
@@ -411,14 +412,10 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		}
 	}
 	p := &hostPeer{id: id, ip: ip, link: link, remote: newRemote(h.pathBudget())}
-	if _, ok := link.(queuer); ok {
-		p.q = closedQueue // the transport queues the frames
-	} else {
-		p.q = newOutQueue(h.o.MaxQueuedBytes, link, func(err error) { h.writeFailed(p, err) })
-		p.q.shared = h.o.QueueBudget
-	}
+	p.q = h.queueFor(link, func(err error) { h.writeFailed(p, err) })
 	h.peers[id] = p
 	h.order = append(h.order, id)
+	p.q.shared = h.o.QueueBudget
 	h.frameLocked(p, Frame{Kind: FrameAssignID, Peer: id})
 	if h.o.Godot == variant.Godot3 {
 		// Godot 3's WebSocketMultiplayerPeer: the id, then the host, then
