@@ -44,9 +44,8 @@ func newBatchWriter(c *net.UDPConn) *batchWriter {
 // udpAddr is the peer's address as a *net.UDPAddr for a batch, made once
 // per address.
 func (p *Peer) udpAddr() *net.UDPAddr {
-	if p.ua == nil || p.uaFor != p.ap {
+	if p.ua == nil {
 		p.ua = net.UDPAddrFromAddrPort(p.ap)
-		p.uaFor = p.ap
 	}
 	return p.ua
 }

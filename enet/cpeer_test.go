@@ -130,15 +130,14 @@ func (h *Host) debugState() string {
 			continue
 		}
 		s += fmt.Sprintf("; peer %d state %d inTransit %d outgoing %d sendReliable %d sent %d rtt %d/%d window %d throttle %d waiting %d queued %d",
-			p.id, p.state, p.reliableDataInTransit, len(p.outgoing), len(p.outgoingSendReliable), len(p.sentReliable), p.roundTripTime, p.roundTripTimeVariance, p.windowSize, p.packetThrottle, p.waiting, p.queued)
+			p.id, p.state, p.reliableDataInTransit, p.outgoing.len(), p.outgoingSendReliable.len(), p.sentReliable.len(), p.roundTripTime, p.roundTripTimeVariance, p.windowSize, p.packetThrottle, p.waiting, p.queued)
 		for i, c := range p.channels {
 			if c == nil {
 				continue
 			}
 			s += fmt.Sprintf(" [ch%d in %d/%d rel %d unrel %d out %d/%d used %x]", i, c.incomingReliableSeq, c.incomingUnreliableSeq, c.incomingReliable.n, len(c.incomingUnreliable), c.outgoingReliableSeq, c.outgoingUnreliableSeq, c.usedReliableWindows)
 		}
-		if len(p.sentReliable) > 0 {
-			o := p.sentReliable[0]
+		if o := p.sentReliable.head; o != nil {
 			s += fmt.Sprintf(" first sent: seq %d ch %d attempts %d rto %d", o.reliableSeq, o.cmd.channelID, o.sendAttempts, o.roundTripTimeout)
 		}
 	}

@@ -112,8 +112,13 @@ func ParseGodot3Packet(b []byte) (source, target int32, payload []byte, err erro
 // Godot3Notice returns the 8-byte server notice msg (Godot3AddPeer or
 // Godot3RemovePeer) about peer id, sent reliably on Godot3ChannelConfig.
 func Godot3Notice(msg, id int32) []byte {
-	b := binary.LittleEndian.AppendUint32(nil, uint32(msg))
-	return binary.LittleEndian.AppendUint32(b, uint32(id))
+	return AppendGodot3Notice(nil, msg, id)
+}
+
+// AppendGodot3Notice appends the server notice Godot3Notice returns.
+func AppendGodot3Notice(dst []byte, msg, id int32) []byte {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(msg))
+	return binary.LittleEndian.AppendUint32(dst, uint32(id))
 }
 
 // ParseGodot3Notice reads a server notice.

@@ -120,10 +120,16 @@ type Host struct {
 	zbuf     []byte
 	dbuf     []byte
 	outbox   []datagram
-	freeBufs [][]byte
-	freeCmds []*outCmd
+	arena    *arenaChunk // the bytes of outbox's datagrams (arena.go)
+	chunks   arenaList   // free arena chunks
+	freeCmds outList     // zeroed commands, linked as any queue: the free list takes no room
+	// The free lists' low-water marks since the last trim (pools.go).
+	freeCmdsLow int
+	freeSendLow [len(sendClasses)]int
+	chunksLow   int
+	trimEpoch   uint32
 	// Reused packet copies (sendbuf.go).
-	freeSend      [len(sendClasses)][][]byte
+	freeSend      [len(sendClasses)]bufStack
 	freeSendBytes int
 
 	eventWake chan struct{}
@@ -400,7 +406,9 @@ func (h *Host) ConnectAsync(addr net.Addr, channels int, data uint32) (*Peer, er
 	}
 	p := h.newPeer(uint16(slot))
 	p.setAddr(addr)
-	p.channels = make([]*channel, channels)
+	p.channelCount = uint8(channels)
+	p.connectedCh = make(chan struct{})
+	p.doneCh()
 	p.state = stateConnecting
 	p.connectData = data
 	p.connectID = rand.Uint32()
@@ -563,7 +571,7 @@ func (h *Host) Broadcast(ch uint8, data []byte, flags Flags) error {
 		if p == nil || p.state != stateConnected {
 			continue
 		}
-		if err := h.send(p, ch, shared, flags, false); err != nil && first == nil {
+		if err := h.send(p, ch, nil, shared, flags, false); err != nil && first == nil {
 			first = err
 		}
 	}
@@ -578,9 +586,9 @@ func (h *Host) Flush() {
 	h.mu.Lock()
 	h.serviceTime = h.now()
 	h.sendOutgoing(false)
-	out := h.takeOutbox()
+	out, chunks := h.takeOutbox()
 	h.mu.Unlock()
-	h.write(out)
+	h.write(out, chunks)
 }
 
 // Close disconnects nobody (use Peer.Disconnect first for that), sends
@@ -594,7 +602,7 @@ func (h *Host) Close() error {
 	}
 	h.serviceTime = h.now()
 	h.sendOutgoing(false)
-	out := h.takeOutbox()
+	out, chunks := h.takeOutbox()
 	h.closed = true
 	for _, p := range h.peers {
 		if p != nil {
@@ -602,7 +610,7 @@ func (h *Host) Close() error {
 		}
 	}
 	h.mu.Unlock()
-	h.write(out)
+	h.write(out, chunks)
 	close(h.done)
 	err := h.conn.Close()
 	h.wg.Wait()
@@ -775,9 +783,23 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 // may be such a sender, waiting for them).
 func (h *Host) flushNow() bool {
 	for _, p := range h.dirty {
-		if p.windowFull || len(p.outgoingSendReliable) >= maxPacketCommands ||
+		if p.windowFull || p.outgoingSendReliable.len() >= maxPacketCommands ||
 			p.ackedData >= max(p.windowSize, minWindowSize)/4 ||
 			len(p.acks)*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
+			return true
+		}
+	}
+	return false
+}
+
+// dirtySends reports, under h.mu, whether a peer with something new to
+// send has packets queued, not only acknowledgements owed. (Like
+// flushNow, it looks at each such peer: both run once per read while a
+// flush waits, and their cost is a few nanoseconds a peer,
+// BenchmarkFlushChecks.)
+func (h *Host) dirtySends() bool {
+	for _, p := range h.dirty {
+		if p.outgoing.len() > 0 || p.outgoingSendReliable.len() > 0 {
 			return true
 		}
 	}
@@ -805,12 +827,7 @@ func (h *Host) afterRead() (due time.Time, sends bool) {
 		}
 		now := time.Now()
 		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 && !h.flushNow() {
-			for _, p := range h.dirty {
-				if len(p.outgoing) > 0 || len(p.outgoingSendReliable) > 0 {
-					sends = true
-					break
-				}
-			}
+			sends = h.dirtySends()
 			h.readFlushes.Store(false)
 			h.mu.Unlock()
 			return due, sends
@@ -818,9 +835,9 @@ func (h *Host) afterRead() (due time.Time, sends bool) {
 		h.lastFlush = now
 		h.serviceTime = h.now()
 		h.sendOutgoing(false)
-		out := h.takeOutbox()
+		out, chunks := h.takeOutbox()
 		h.mu.Unlock()
-		h.write(out)
+		h.write(out, chunks)
 		h.mu.Lock()
 	}
 }
@@ -873,24 +890,22 @@ func (h *Host) sendLoop() {
 		if all && timeDiff(h.serviceTime, h.bwEpoch) >= bandwidthThrottleInterval {
 			h.bandwidthThrottle()
 		}
+		if all && timeDiff(h.serviceTime, h.trimEpoch) >= poolTrimInterval {
+			h.trimEpoch = h.serviceTime
+			h.trimPools()
+		}
 		h.sendOutgoing(all)
-		out := h.takeOutbox()
+		out, chunks := h.takeOutbox()
 		handled := h.handler != nil && h.eventsHead < len(h.events)
 		h.mu.Unlock()
-		h.write(out)
+		h.write(out, chunks)
 		if handled {
 			h.dispatch()
 		}
 	}
 }
 
-func (h *Host) takeOutbox() []datagram {
-	out := h.outbox
-	h.outbox = nil
-	return out
-}
-
-func (h *Host) write(out []datagram) {
+func (h *Host) write(out []datagram, chunks *arenaChunk) {
 	var sent, bytes uint64
 	// One datagram goes by sendto: the batch call costs more for one.
 	batch := h.batch != nil && len(out) > 1
@@ -919,25 +934,10 @@ func (h *Host) write(out []datagram) {
 	h.mu.Lock()
 	h.stats.DatagramsSent += sent
 	h.stats.BytesSent += bytes
-	// Keep up to a datagram a peer (a flush sends to each at most once or
-	// twice), and at least 256.
-	for i := range out {
-		if len(h.freeBufs) < max(256, len(h.peers)) {
-			h.freeBufs = append(h.freeBufs, out[i].b[:0])
-		}
-		out[i] = datagram{}
-	}
+	clear(out)
 	if h.outbox == nil {
 		h.outbox = out[:0]
 	}
+	h.freeArena(chunks)
 	h.mu.Unlock()
-}
-
-func (h *Host) newBuf() []byte {
-	if n := len(h.freeBufs); n > 0 {
-		b := h.freeBufs[n-1]
-		h.freeBufs = h.freeBufs[:n-1]
-		return b
-	}
-	return make([]byte, 0, h.cfg.MTU+8) // a datagram never exceeds the host's MTU and its header
 }

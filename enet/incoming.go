@@ -151,7 +151,9 @@ func (p *Peer) packetThrottleDecel(v uint32) { p.packetThrottleDeceleration = v 
 
 func (p *Peer) setAddrFrom(ap netip.AddrPort, addr net.Addr) {
 	if ap.IsValid() {
-		p.ap = ap
+		if ap != p.ap {
+			p.ap, p.ua = ap, nil
+		}
 	} else if addr != nil {
 		p.addr = addr
 	}
@@ -201,7 +203,7 @@ func (h *Host) handleConnect(c *command, ap netip.AddrPort, addr net.Addr) *Peer
 	} else {
 		p.setAddr(addr)
 	}
-	p.channels = make([]*channel, channelCount)
+	p.channelCount = uint8(channelCount)
 	p.state = stateAcknowledgingConnect
 	p.pending = true
 	h.pending++
@@ -291,8 +293,7 @@ func (h *Host) refuseConnect(c *command, ap netip.AddrPort, addr net.Addr) {
 	if c.outgoingPeerID >= maxPeerID {
 		return
 	}
-	out := h.newBuf()
-	out = binary.BigEndian.AppendUint16(out, c.outgoingPeerID)
+	out := binary.BigEndian.AppendUint16(h.datagramBuf(), c.outgoingPeerID)
 	var cmd [8]byte
 	body := appendCommand(cmd[:0], &command{command: cmdDisconnect | flagUnsequenced, channelID: 0xFF})
 	if h.cfg.Checksum {
@@ -301,7 +302,7 @@ func (h *Host) refuseConnect(c *command, ap netip.AddrPort, addr net.Addr) {
 		out = binary.BigEndian.AppendUint32(out, enetCRC32(out[:2], seed[:], body))
 	}
 	out = append(out, body...)
-	h.outbox = append(h.outbox, datagram{ap: ap, addr: addr, b: out})
+	h.addDatagram(datagram{ap: ap, addr: addr}, out)
 	h.wakeSender()
 }
 
@@ -319,8 +320,11 @@ func (h *Host) handleVerifyConnect(p *Peer, c *command) bool {
 		return false
 	}
 	h.removeSentReliable(p, 1, 0xFF)
-	if int(c.channelCount) < len(p.channels) {
-		p.channels = p.channels[:c.channelCount]
+	if c.channelCount < uint32(p.channelCount) {
+		p.channelCount = uint8(c.channelCount)
+		if len(p.channels) > int(p.channelCount) {
+			p.channels = p.channels[:p.channelCount]
+		}
 	}
 	p.outgoingPeerID = c.outgoingPeerID
 	p.incomingSessionID = c.incomingSessionID
@@ -433,7 +437,7 @@ func (h *Host) handleAcknowledge(p *Peer, c *command) bool {
 	p.earliestTimeout = 0
 
 	number := h.removeSentReliable(p, c.receivedSeq, c.channelID)
-	if len(p.outgoingSendReliable) > 0 || len(p.outgoing) > 0 {
+	if p.outgoingSendReliable.len() > 0 || p.outgoing.len() > 0 {
 		h.markDirty(p) // the window has room again
 	}
 	switch p.state {
@@ -477,20 +481,20 @@ func (h *Host) throttle(p *Peer, rtt uint32) {
 // removeSentReliable is enet_protocol_remove_sent_reliable_command; it
 // returns the number of the acknowledged command, or cmdNone.
 func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
-	var oc *outCmd
+	list := &p.sentReliable
 	wasSent := true
-	idx := -1
-	for i, o := range p.sentReliable {
+	var prev, oc *outCmd
+	for o := list.head; o != nil; prev, o = o, o.next {
 		if o.reliableSeq == seq && o.cmd.channelID == channelID {
-			oc, idx = o, i
+			oc = o
 			break
 		}
 	}
-	var list *[]*outCmd
 	if oc == nil {
 		wasSent = false
-		find := func(l *[]*outCmd) bool {
-			for i, o := range *l {
+		find := func(l *outList) bool {
+			var before *outCmd
+			for o := l.head; o != nil; before, o = o, o.next {
 				if o.cmd.command&flagAcknowledge == 0 {
 					continue
 				}
@@ -498,7 +502,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 					break
 				}
 				if o.reliableSeq == seq && o.cmd.channelID == channelID {
-					oc, idx, list = o, i, l
+					oc, prev, list = o, before, l
 					return true
 				}
 			}
@@ -510,10 +514,8 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		if oc == nil {
 			return cmdNone
 		}
-	} else {
-		list = &p.sentReliable
 	}
-	if int(channelID) < len(p.channels) {
+	if channelID < p.channelCount {
 		ch := p.channel(channelID)
 		w := seq / reliableWindowSize
 		if ch.reliableWindows[w] > 0 {
@@ -524,24 +526,15 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		}
 	}
 	number := oc.cmd.number()
-	l := *list
-	if idx == 0 {
-		l[0] = nil
-		*list = compact(l, 1)
-	} else {
-		copy(l[idx:], l[idx+1:])
-		l[len(l)-1] = nil
-		*list = l[:len(l)-1]
-	}
+	list.remove(prev, oc)
 	if oc.data != nil {
 		if wasSent {
 			p.reliableDataInTransit -= oc.fragmentLength
 		}
-		h.uncharge(p, oc.cost)
+		h.uncharge(p, int(oc.cost))
 	}
 	h.recycle(oc)
-	if len(p.sentReliable) > 0 {
-		f := p.sentReliable[0]
+	if f := p.sentReliable.head; f != nil {
 		p.nextTimeout = f.sentTime + f.roundTripTimeout
 	}
 	return number
@@ -549,7 +542,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 
 // queueAck is enet_peer_queue_acknowledgement.
 func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
-	if int(c.channelID) < len(p.channels) {
+	if c.channelID < p.channelCount {
 		ch := p.channel(c.channelID)
 		w := c.seq / reliableWindowSize
 		cur := ch.incomingReliableSeq / reliableWindowSize
@@ -572,7 +565,7 @@ func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
 }
 
 func (h *Host) connectedForData(p *Peer, c *command) bool {
-	return int(c.channelID) < len(p.channels) && (p.state == stateConnected || p.state == stateDisconnectLater)
+	return c.channelID < p.channelCount && (p.state == stateConnected || p.state == stateDisconnectLater)
 }
 
 func (h *Host) handleSendReliable(p *Peer, c *command, payload []byte) bool {
@@ -604,12 +597,17 @@ func (h *Host) handleSendUnsequenced(p *Peer, c *command, payload []byte) bool {
 	group &= 0xFFFF
 	if uint16(group-index) != p.incomingUnsequencedGroup {
 		p.incomingUnsequencedGroup = uint16(group - index)
-		p.unsequencedWindow = [unsequencedWindowSize / 32]uint32{}
-	} else if p.unsequencedWindow[index/32]&(1<<(index%32)) != 0 {
+		if p.unsequencedWindow != nil {
+			*p.unsequencedWindow = [unsequencedWindowSize / 32]uint32{}
+		}
+	} else if p.unsequencedWindow != nil && p.unsequencedWindow[index/32]&(1<<(index%32)) != 0 {
 		return true
 	}
 	if h.queueIncoming(p, c, payload, Unsequenced, 0) < 0 {
 		return false
+	}
+	if p.unsequencedWindow == nil {
+		p.unsequencedWindow = new([unsequencedWindowSize / 32]uint32)
 	}
 	p.unsequencedWindow[index/32] |= 1 << (index % 32)
 	return true

@@ -82,17 +82,17 @@ func (h *Host) sendDatagram(p *Peer, checkTimeouts bool) bool {
 		h.zombie(p)
 		return false
 	}
-	if checkTimeouts && len(p.sentReliable) > 0 && !timeLess(h.serviceTime, p.nextTimeout) {
+	if checkTimeouts && p.sentReliable.len() > 0 && !timeLess(h.serviceTime, p.nextTimeout) {
 		if h.checkTimeouts(p) {
 			h.packet = body
 			return false
 		}
 	}
 	canPing := true
-	if len(p.outgoing) > 0 || len(p.outgoingSendReliable) > 0 {
+	if p.outgoing.len() > 0 || p.outgoingSendReliable.len() > 0 {
 		body, size, canPing, sentTime = h.checkOutgoing(p, body, size)
 	}
-	if canPing && len(p.sentReliable) == 0 && timeDiff(h.serviceTime, p.lastReceiveTime) >= p.pingInterval &&
+	if canPing && p.sentReliable.len() == 0 && timeDiff(h.serviceTime, p.lastReceiveTime) >= p.pingInterval &&
 		int(p.mtu)-size >= commandSizes[cmdPing] && p.state == stateConnected {
 		h.ping(p)
 		var st bool
@@ -147,8 +147,7 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 	if p.outgoingPeerID < maxPeerID {
 		flags |= uint16(p.outgoingSessionID) << headerSessionShift
 	}
-	out := h.newBuf()
-	out = binary.BigEndian.AppendUint16(out, p.outgoingPeerID|flags)
+	out := binary.BigEndian.AppendUint16(h.datagramBuf(), p.outgoingPeerID|flags)
 	if sentTime {
 		out = binary.BigEndian.AppendUint16(out, uint16(h.serviceTime))
 	}
@@ -164,11 +163,11 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 	}
 	out = append(out, payload...)
 	p.lastSendTime = h.serviceTime
-	d := datagram{ap: p.ap, addr: p.addr, b: out}
+	d := datagram{ap: p.ap, addr: p.addr}
 	if h.batch != nil && p.ap.IsValid() {
 		d.ua = p.udpAddr()
 	}
-	h.outbox = append(h.outbox, d)
+	h.addDatagram(d, out)
 }
 
 // sendAcks is enet_protocol_send_acknowledgements.
@@ -199,11 +198,12 @@ func (h *Host) sendAcks(p *Peer, body []byte, size int) ([]byte, int, bool) {
 // checkTimeouts is enet_protocol_check_timeouts; it reports true when the
 // peer timed out.
 func (h *Host) checkTimeouts(p *Peer) bool {
-	var resend, resendData []*outCmd
-	keep := p.sentReliable[:0]
-	for _, oc := range p.sentReliable {
+	var resend, resendData outList
+	var prev *outCmd
+	for oc := p.sentReliable.head; oc != nil; {
+		next := oc.next
 		if timeDiff(h.serviceTime, oc.sentTime) < oc.roundTripTimeout {
-			keep = append(keep, oc)
+			prev, oc = oc, next
 			continue
 		}
 		if p.earliestTimeout == 0 || timeLess(oc.sentTime, p.earliestTimeout) {
@@ -218,23 +218,18 @@ func (h *Host) checkTimeouts(p *Peer) bool {
 		}
 		p.packetsLost++
 		oc.roundTripTimeout *= 2
+		p.sentReliable.remove(prev, oc)
 		if oc.data != nil {
 			p.reliableDataInTransit -= oc.fragmentLength
-			resendData = append(resendData, oc)
+			resendData.push(oc)
 		} else {
-			resend = append(resend, oc)
+			resend.push(oc)
 		}
+		oc = next
 	}
-	clear(p.sentReliable[len(keep):])
-	p.sentReliable = keep
-	if len(resend) > 0 {
-		p.outgoing = append(resend, p.outgoing...)
-	}
-	if len(resendData) > 0 {
-		p.outgoingSendReliable = append(resendData, p.outgoingSendReliable...)
-	}
-	if len(p.sentReliable) > 0 {
-		f := p.sentReliable[0]
+	p.outgoing.prepend(&resend)
+	p.outgoingSendReliable.prepend(&resendData)
+	if f := p.sentReliable.head; f != nil {
 		p.nextTimeout = f.sentTime + f.roundTripTimeout
 	}
 	return false
@@ -242,50 +237,54 @@ func (h *Host) checkTimeouts(p *Peer) bool {
 
 // checkOutgoing is enet_protocol_check_outgoing_commands: it moves queued
 // commands into the datagram body while they fit, the reliable window
-// allows and the throttle keeps unreliable ones.
+// allows and the throttle keeps unreliable ones. It walks both queues in
+// the order the commands were queued; those it cannot send yet stay where
+// they are.
 func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool, bool) {
 	p.windowFull = false
 	canPing := true
 	sentTime := false
 	windowWrap := false
-	a, b := p.outgoing, p.outgoingSendReliable
-	ia, ib := 0, 0
+	a, b := &p.outgoing, &p.outgoingSendReliable
+	ca, cb := a.head, b.head // the next command of each queue to look at
+	var pa, pb *outCmd       // the command before it (kept), nil at the head
 	bDone := false
-	var keptA, keptB []*outCmd
 	commands := 0
 	for {
 		var oc *outCmd
 		fromB := false
-		if ia < len(a) {
-			if !bDone && ib < len(b) && timeLess(b[ib].queueTime, a[ia].queueTime) {
-				oc, fromB = b[ib], true
+		if ca != nil {
+			if !bDone && cb != nil && timeLess(cb.queueTime, ca.queueTime) {
+				oc, fromB = cb, true
 			} else {
-				oc = a[ia]
+				oc = ca
 			}
-		} else if !bDone && ib < len(b) {
-			oc, fromB = b[ib], true
+		} else if !bDone && cb != nil {
+			oc, fromB = cb, true
 		} else {
 			break
 		}
-		advance := func() {
-			if fromB {
-				ib++
-			} else {
-				ia++
-			}
-		}
+		// keepIt leaves oc queued and moves on; take unlinks it.
 		keepIt := func() {
 			if fromB {
-				keptB = append(keptB, oc)
+				pb, cb = cb, cb.next
 			} else {
-				keptA = append(keptA, oc)
+				pa, ca = ca, ca.next
 			}
-			advance()
+		}
+		take := func() {
+			if fromB {
+				cb = oc.next
+				b.remove(pb, oc)
+			} else {
+				ca = oc.next
+				a.remove(pa, oc)
+			}
 		}
 		var ch *channel
 		var window uint16
 		if oc.cmd.command&flagAcknowledge != 0 {
-			if int(oc.cmd.channelID) < len(p.channels) {
+			if oc.cmd.channelID < p.channelCount {
 				ch = p.channel(oc.cmd.channelID)
 			}
 			window = oc.reliableSeq / reliableWindowSize
@@ -322,7 +321,7 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 			p.cont = true
 			break
 		}
-		advance()
+		take()
 		if oc.cmd.command&flagAcknowledge != 0 {
 			if ch != nil && oc.sendAttempts < 1 {
 				ch.usedReliableWindows |= 1 << window
@@ -332,10 +331,10 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 			if oc.roundTripTimeout == 0 {
 				oc.roundTripTimeout = p.roundTripTime + 4*p.roundTripTimeVariance
 			}
-			if len(p.sentReliable) == 0 {
+			if p.sentReliable.len() == 0 {
 				p.nextTimeout = h.serviceTime + oc.roundTripTimeout
 			}
-			p.sentReliable = append(p.sentReliable, oc)
+			p.sentReliable.push(oc)
 			oc.sentTime = h.serviceTime
 			sentTime = true
 			p.reliableDataInTransit += oc.fragmentLength
@@ -344,14 +343,17 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 				p.packetThrottleCounter += packetThrottleCounter
 				p.packetThrottleCounter %= packetThrottleScale
 				if p.packetThrottleCounter > p.packetThrottle {
-					// Throttled: drop this packet with all its fragments.
+					// Throttled: drop this packet with all its fragments
+					// (unreliable: they are in a, after it).
 					rs, us := oc.reliableSeq, oc.unreliableSeq
 					h.unqueue(p, oc)
 					h.recycle(oc)
-					for ia < len(a) && a[ia].reliableSeq == rs && a[ia].unreliableSeq == us {
-						h.unqueue(p, a[ia])
-						h.recycle(a[ia])
-						ia++
+					for ca != nil && ca.reliableSeq == rs && ca.unreliableSeq == us {
+						f := ca
+						ca = f.next
+						a.remove(pa, f)
+						h.unqueue(p, f)
+						h.recycle(f)
 					}
 					continue
 				}
@@ -372,16 +374,13 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 			h.recycle(oc) // sent and gone
 		}
 	}
-	p.outgoing = requeue(a, ia, keptA)
-	p.outgoingSendReliable = requeue(b, ib, keptB)
 	return body, size, canPing, sentTime
 }
 
 // newOutCmd returns a zeroed command from the host's free list.
 func (h *Host) newOutCmd() *outCmd {
-	if n := len(h.freeCmds); n > 0 {
-		oc := h.freeCmds[n-1]
-		h.freeCmds = h.freeCmds[:n-1]
+	if oc := h.freeCmds.pop(); oc != nil {
+		h.freeCmdsLow = min(h.freeCmdsLow, h.freeCmds.len())
 		return oc
 	}
 	return new(outCmd)
@@ -392,40 +391,16 @@ func (h *Host) recycle(oc *outCmd) {
 	if oc.pooled {
 		h.releaseSend(oc.data)
 	}
-	if len(h.freeCmds) < 4096 {
+	if h.freeCmds.len() < 4096 {
 		*oc = outCmd{}
-		h.freeCmds = append(h.freeCmds, oc)
+		h.freeCmds.push(oc)
 	}
 }
 
 // unqueue releases an unreliable command's budget once it leaves.
 func (h *Host) unqueue(p *Peer, oc *outCmd) {
-	h.uncharge(p, oc.cost)
+	h.uncharge(p, int(oc.cost))
 	oc.cost = 0
-}
-
-// requeue returns list with its first n entries replaced by kept (which
-// came from them, in order), moving only those n entries.
-func requeue(list []*outCmd, n int, kept []*outCmd) []*outCmd {
-	start := n - len(kept)
-	copy(list[start:n], kept)
-	clear(list[:start])
-	return compact(list, start)
-}
-
-// compact returns list[start:], the entries before start being taken.
-// When fewer remain than were taken, it moves them to the front of the
-// backing array so that the queue's appends reuse its room instead of
-// allocating anew (one packet queued and sent at a time would otherwise
-// allocate each time).
-func compact(list []*outCmd, start int) []*outCmd {
-	rest := len(list) - start
-	if start == 0 || rest > start {
-		return list[start:]
-	}
-	copy(list, list[start:])
-	clear(list[rest:])
-	return list[:rest]
 }
 
 // bandwidthThrottle is enet_host_bandwidth_throttle.

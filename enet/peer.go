@@ -69,12 +69,15 @@ type Peer struct {
 
 	ap    netip.AddrPort
 	addr  net.Addr
-	key   string         // addr.String() when addr is not UDP
-	ua    *net.UDPAddr   // ap as a *net.UDPAddr, made when a batch needs it
-	uaFor netip.AddrPort // the ap ua was made for
+	key   string       // addr.String() when addr is not UDP
+	ua    *net.UDPAddr // ap as a *net.UDPAddr, made when a batch needs it (nil when ap changes)
 	state peerState
 
-	channels []*channel // allocated when first used
+	// channelCount is the connection's number of channels; channels
+	// holds those used so far, up to the highest one used, each allocated
+	// when first used.
+	channelCount uint8
+	channels     []*channel
 
 	incomingBandwidth, outgoingBandwidth                           uint32
 	incomingBandwidthThrottleEpoch, outgoingBandwidthThrottleEpoch uint32
@@ -95,7 +98,7 @@ type Peer struct {
 	mtu, windowSize, reliableDataInTransit             uint32
 	outgoingReliableSequenceNumber                     uint16
 	incomingUnsequencedGroup, outgoingUnsequencedGroup uint16
-	unsequencedWindow                                  [unsequencedWindowSize / 32]uint32
+	unsequencedWindow                                  *[unsequencedWindowSize / 32]uint32 // made by the first unsequenced packet
 
 	acks []ack
 	// ackedData is the data of the commands acks acknowledges (about:
@@ -104,9 +107,9 @@ type Peer struct {
 	// windowFull: the reliable window held back a packet at the last
 	// datagram built (an acknowledgement may free it: flush at once).
 	windowFull           bool
-	sentReliable         []*outCmd
-	outgoing             []*outCmd
-	outgoingSendReliable []*outCmd
+	sentReliable         outList
+	outgoing             outList
+	outgoingSendReliable outList
 
 	eventData   uint32
 	connectData uint32
@@ -117,13 +120,21 @@ type Peer struct {
 	dirty       bool
 	cont        bool // continue sending
 
+	// connectedCh is closed when a connection this host started is up
+	// (nil for a peer that connected to us); closedCh when the
+	// connection has ended (ended), made when first asked for.
 	connectedCh chan struct{}
 	closedCh    chan struct{}
+	ended       bool
 	everUp      bool
 }
 
-// channel returns channel i, allocating it on first use.
+// channel returns channel i (below channelCount), allocating it on first
+// use.
 func (p *Peer) channel(i uint8) *channel {
+	if int(i) >= len(p.channels) {
+		p.channels = append(p.channels, make([]*channel, int(i)+1-len(p.channels))...)
+	}
 	c := p.channels[i]
 	if c == nil {
 		c = new(channel)
@@ -160,9 +171,10 @@ type outCmd struct {
 	fragmentOffset   uint32
 	fragmentLength   uint32
 	sendAttempts     uint32
-	data             []byte // the whole packet, nil for commands without one
-	pooled           bool   // data is the command's own buffer from copySend
-	cost             int    // charged to the outgoing budgets: the command, and on the last of a packet its data
+	pooled           bool    // data is the command's own buffer from copySend
+	cost             int32   // charged to the outgoing budgets: the command, and on the last of a packet its data
+	data             []byte  // the whole packet, nil for commands without one
+	next             *outCmd // the next in the command's queue (outList)
 }
 
 type inCmd struct {
@@ -192,8 +204,6 @@ func (h *Host) newPeer(id uint16) *Peer {
 		id:                id,
 		outgoingSessionID: 0xFF,
 		incomingSessionID: 0xFF,
-		connectedCh:       make(chan struct{}),
-		closedCh:          make(chan struct{}),
 	}
 	p.resetFields()
 	return p
@@ -277,13 +287,28 @@ func (p *Peer) Connected() bool {
 }
 
 // Done is closed when the connection has ended (or failed to start).
-func (p *Peer) Done() <-chan struct{} { return p.closedCh }
+func (p *Peer) Done() <-chan struct{} {
+	p.host.mu.Lock()
+	defer p.host.mu.Unlock()
+	return p.doneCh()
+}
+
+// doneCh is Done's channel, under h.mu.
+func (p *Peer) doneCh() chan struct{} {
+	if p.closedCh == nil {
+		p.closedCh = make(chan struct{})
+		if p.ended {
+			close(p.closedCh)
+		}
+	}
+	return p.closedCh
+}
 
 // ChannelCount is the number of channels of the connection.
 func (p *Peer) ChannelCount() int {
 	p.host.mu.Lock()
 	defer p.host.mu.Unlock()
-	return len(p.channels)
+	return int(p.channelCount)
 }
 
 // RoundTripTime is ENet's smoothed round-trip estimate, and its variance.
@@ -377,10 +402,18 @@ func (h *Host) ping(p *Peer) {
 // packets larger than one datagram are fragmented. The host's goroutine
 // sends it within a moment.
 func (p *Peer) Send(ch uint8, data []byte, flags Flags) error {
+	return p.SendPrefixed(ch, nil, data, flags)
+}
+
+// SendPrefixed sends prefix followed by data as one packet, as
+// Send(ch, append(prefix, data...), flags) would, copying each once
+// into the packet's buffer (a header built on the caller's stack, such
+// as a Godot 3 packet's, costs no allocation of its own).
+func (p *Peer) SendPrefixed(ch uint8, prefix, data []byte, flags Flags) error {
 	h := p.host
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if err := h.send(p, ch, data, flags, true); err != nil {
+	if err := h.send(p, ch, prefix, data, flags, true); err != nil {
 		return err
 	}
 	h.markDirty(p)
@@ -388,17 +421,20 @@ func (p *Peer) Send(ch uint8, data []byte, flags Flags) error {
 	return nil
 }
 
-func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) error {
+// send queues the packet prefix+data; without copyData it keeps data
+// (prefix must then be empty).
+func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyData bool) error {
 	if h.closed {
 		return ErrClosed
 	}
 	if p.state != stateConnected {
 		return ErrNotConnected
 	}
-	if int(ch) >= len(p.channels) {
+	if ch >= p.channelCount {
 		return ErrChannel
 	}
-	if len(data) > h.cfg.MaxPacketSize {
+	size := len(prefix) + len(data)
+	if size > h.cfg.MaxPacketSize {
 		return ErrTooLarge
 	}
 	fragmentLength := int(p.mtu) - 4 - commandSizes[cmdSendFragment]
@@ -406,25 +442,25 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 		fragmentLength -= 4
 	}
 	count := 1
-	if len(data) > fragmentLength {
-		count = (len(data) + fragmentLength - 1) / fragmentLength
+	if size > fragmentLength {
+		count = (size + fragmentLength - 1) / fragmentLength
 		if count > maxFragmentCount {
 			return ErrTooLarge
 		}
 	}
-	if err := h.checkSend(p, sendCost(len(data), count)); err != nil {
+	if err := h.checkSend(p, sendCost(size, count)); err != nil {
 		return err
 	}
 	pooled := false
 	if copyData || data == nil {
 		var b []byte
 		if count == 1 {
-			b = h.copySend(data)
+			b = h.copySend(prefix, data)
 		}
 		if pooled = b != nil; pooled {
 			data = b
 		} else {
-			data = append(make([]byte, 0, len(data)), data...) // never nil: nil marks commands without a packet
+			data = append(append(make([]byte, 0, size), prefix...), data...) // never nil: nil marks commands without a packet
 		}
 	}
 	c := p.channel(ch)
@@ -450,9 +486,9 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 			}
 			oc.cost = outCmdCost
 			if off+n == len(data) {
-				oc.cost += sendAlloc(len(data))
+				oc.cost += int32(sendAlloc(len(data)))
 			}
-			h.charge(p, oc.cost)
+			h.charge(p, int(oc.cost))
 			h.setupOutgoing(p, oc)
 		}
 		return nil
@@ -468,8 +504,8 @@ func (h *Host) send(p *Peer, ch uint8, data []byte, flags Flags, copyData bool) 
 	}
 	oc := h.queueOutgoing(p, &cmd, data, 0, uint32(len(data)))
 	oc.pooled = pooled
-	oc.cost = sendCost(len(data), 1)
-	h.charge(p, oc.cost)
+	oc.cost = int32(sendCost(len(data), 1))
+	h.charge(p, int(oc.cost))
 	return nil
 }
 
@@ -516,9 +552,9 @@ func (p *Peer) DisconnectNow(data uint32) {
 		h.sendPeer(p, false)
 	}
 	h.resetPeer(p)
-	out := h.takeOutbox()
+	out, arena := h.takeOutbox()
 	h.mu.Unlock()
-	h.write(out)
+	h.write(out, arena)
 }
 
 // Reset forgets the peer without telling it (enet_peer_reset); it will
@@ -557,7 +593,7 @@ func (h *Host) disconnect(p *Peer, data uint32) {
 }
 
 func (p *Peer) hasOutgoing() bool {
-	return len(p.outgoing) != 0 || len(p.outgoingSendReliable) != 0 || len(p.sentReliable) != 0
+	return p.outgoing.len() != 0 || p.outgoingSendReliable.len() != 0 || p.sentReliable.len() != 0
 }
 
 func (h *Host) onConnect(p *Peer) {
@@ -591,9 +627,9 @@ func (h *Host) changeState(p *Peer, s peerState) {
 func (h *Host) resetQueues(p *Peer) {
 	p.acks = nil
 	p.ackedData = 0
-	p.sentReliable = nil
-	p.outgoing = nil
-	p.outgoingSendReliable = nil
+	p.sentReliable = outList{}
+	p.outgoing = outList{}
+	p.outgoingSendReliable = outList{}
 	h.uncharge(p, p.queued)
 	p.reliableDataInTransit = 0
 	for _, c := range p.channels {
@@ -607,6 +643,7 @@ func (h *Host) resetQueues(p *Peer) {
 		}
 	}
 	p.channels = nil
+	p.channelCount = 0
 }
 
 func (h *Host) release(p *Peer, cost int) {
@@ -627,10 +664,9 @@ func (h *Host) resetPeer(p *Peer) {
 	if int(p.id) < len(h.peers) && h.peers[p.id] == p {
 		h.peers[p.id] = nil
 	}
-	if wasUp {
-		select {
-		case <-p.closedCh:
-		default:
+	if wasUp && !p.ended {
+		p.ended = true
+		if p.closedCh != nil {
 			close(p.closedCh)
 		}
 	}
@@ -658,7 +694,9 @@ func (h *Host) notifyConnect(p *Peer) {
 	h.changeState(p, stateConnected)
 	p.everUp = true
 	h.pushEvent(Event{Type: EventConnect, Peer: p, Data: p.eventData})
-	close(p.connectedCh)
+	if p.connectedCh != nil {
+		close(p.connectedCh)
+	}
 }
 
 // notifyDisconnect reports a connection that timed out or was refused.
@@ -723,9 +761,9 @@ func (h *Host) setupOutgoing(p *Peer, oc *outCmd) {
 		oc.cmd.seq2 = p.outgoingUnsequencedGroup
 	}
 	if oc.cmd.command&flagAcknowledge != 0 && oc.data != nil {
-		p.outgoingSendReliable = append(p.outgoingSendReliable, oc)
+		p.outgoingSendReliable.push(oc)
 	} else {
-		p.outgoing = append(p.outgoing, oc)
+		p.outgoing.push(oc)
 	}
 	h.markDirty(p)
 }

@@ -155,8 +155,8 @@ func TestReliableInsideFragmentRange(t *testing.T) {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if h.waiting != 0 || r.p.channels[0].incomingReliable.n != 0 {
-		t.Errorf("left: host waiting %d, %d commands", h.waiting, r.p.channels[0].incomingReliable.n)
+	if h.waiting != 0 || r.p.channel(0).incomingReliable.n != 0 {
+		t.Errorf("left: host waiting %d, %d commands", h.waiting, r.p.channel(0).incomingReliable.n)
 	}
 }
 

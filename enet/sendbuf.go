@@ -18,8 +18,13 @@ var sendClasses = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 17
 	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792, 2048,
 	2304, 2688, 3072, 3200, 3456}
 
-// maxFreeSendBytes bounds the bytes of a host's free send buffers.
+// maxFreeSendBytes bounds the bytes of a host's free send buffers, with
+// their places in the free lists (freeSendSlot each).
 const maxFreeSendBytes = 256 << 10
+
+// freeSendSlot is a free buffer's place in its list: a slice header in a
+// chunk of 40 of them (bufStack), 1,024 bytes allocated.
+const freeSendSlot = 26
 
 // sendClass is the index of the smallest class of at least n bytes, or -1.
 func sendClass(n int) int {
@@ -38,29 +43,27 @@ func sendClass(n int) int {
 	return lo
 }
 
-// copySend returns a copy of data in a reused buffer of its class, or nil
-// for packets too large to pool.
-func (h *Host) copySend(data []byte) []byte {
-	c := sendClass(len(data))
+// copySend returns a copy of prefix and data, one after the other, in a
+// reused buffer of its class, or nil for packets too large to pool.
+func (h *Host) copySend(prefix, data []byte) []byte {
+	c := sendClass(len(prefix) + len(data))
 	if c < 0 {
 		return nil
 	}
-	var b []byte
-	if l := h.freeSend[c]; len(l) > 0 {
-		b = l[len(l)-1]
-		l[len(l)-1] = nil
-		h.freeSend[c] = l[:len(l)-1]
-		h.freeSendBytes -= sendClasses[c]
+	b := h.freeSend[c].pop()
+	if b != nil {
+		h.freeSendBytes -= sendClasses[c] + freeSendSlot
+		h.freeSendLow[c] = min(h.freeSendLow[c], h.freeSend[c].len())
 	} else {
 		b = make([]byte, 0, sendClasses[c])
 	}
-	return append(b, data...)
+	return append(append(b, prefix...), data...)
 }
 
 // copyReceived is a received packet's copy for its Event: in a reused
 // buffer when it fits one.
 func (h *Host) copyReceived(data []byte) []byte {
-	if b := h.copySend(data); b != nil {
+	if b := h.copySend(nil, data); b != nil {
 		return b
 	}
 	return append(make([]byte, 0, len(data)), data...)
@@ -84,9 +87,9 @@ func (h *Host) ReleasePacket(b []byte) {
 // any more, for reuse.
 func (h *Host) releaseSend(b []byte) {
 	c := sendClass(cap(b))
-	if c < 0 || sendClasses[c] != cap(b) || h.freeSendBytes+cap(b) > maxFreeSendBytes {
+	if c < 0 || sendClasses[c] != cap(b) || h.freeSendBytes+cap(b)+freeSendSlot > maxFreeSendBytes {
 		return
 	}
-	h.freeSendBytes += cap(b)
-	h.freeSend[c] = append(h.freeSend[c], b[:0])
+	h.freeSendBytes += cap(b) + freeSendSlot
+	h.freeSend[c].push(b[:0])
 }

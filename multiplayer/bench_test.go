@@ -52,7 +52,7 @@ func BenchmarkDispatch(b *testing.B) {
 			}
 			nd := s.nodes["Main/Player"]
 			r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
-			r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
+			r.setRecv(nd.cacheID, recvEntry{path: nd.path, node: nd})
 			pkt := benchPacket(b, f, nd, variant.Vector2{X: 1, Y: 2}, variant.Int(7))
 			ctx := context.Background()
 			b.SetBytes(int64(len(pkt)))
@@ -82,7 +82,7 @@ func BenchmarkDispatchError(b *testing.B) {
 		Handler: func(_ context.Context, from PeerID, pos variant.Vector2, n int) error { return nil }}}}})
 	nd := s.nodes["P"]
 	r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
-	r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
+	r.setRecv(nd.cacheID, recvEntry{path: nd.path, node: nd})
 	pkt := benchPacket(b, variant.Godot4, nd, variant.Vector2{X: 1, Y: 2}, variant.Int(7))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -119,7 +119,7 @@ func TestDispatchAllocs(t *testing.T) {
 		}
 		nd := s.nodes["P"]
 		r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
-		r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
+		r.setRecv(nd.cacheID, recvEntry{path: nd.path, node: nd})
 		enc := defaultEnc4
 		if f == variant.Godot3 {
 			enc = defaultEnc3

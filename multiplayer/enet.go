@@ -93,7 +93,6 @@ type enetLink struct {
 	server bool   // the link is the host's side
 	id     PeerID // host side: the client's id; client side: our own id
 	max    int
-	buf    []byte
 	host   *enet.Host    // client side: the host the link owns
 	stop   func()        // client side: ends the service loop
 	done   chan struct{} // client side: the service loop has ended
@@ -105,8 +104,8 @@ type enetLink struct {
 	q      []enet.Event // received, not yet read or handled: q[qHead:]
 	qHead  int
 	qBytes int
-	err    error // set when the connection has ended
-	wake   chan struct{}
+	err    error         // set when the connection has ended
+	wake   chan struct{} // made by the first ReadFrame (a link delivering to a Host reads none)
 
 	// Delivery to a Host (deliver), the host's side only.
 	handle func(Frame, error) error
@@ -119,7 +118,7 @@ func newENetLink(p *enet.Peer, o ENetOptions, server bool, id PeerID) *enetLink 
 	if m <= 0 {
 		m = DefaultMaxQueuedBytes
 	}
-	return &enetLink{peer: p, godot3: o.Godot == variant.Godot3, server: server, id: id, max: m, wake: make(chan struct{}, 1)}
+	return &enetLink{peer: p, godot3: o.Godot == variant.Godot3, server: server, id: id, max: m}
 }
 
 // ClientID is the id the client chose (its connect data). A Host admits
@@ -148,8 +147,14 @@ func (l *enetLink) push(ev enet.Event) {
 }
 
 func (l *enetLink) signal() {
+	l.mu.Lock()
+	w := l.wake
+	l.mu.Unlock()
+	if w == nil {
+		return // nobody reads yet: ReadFrame looks at the queue before it waits
+	}
 	select {
-	case l.wake <- struct{}{}:
+	case w <- struct{}{}:
 	default:
 	}
 }
@@ -283,6 +288,9 @@ func (l *enetLink) ReadFrame() (Frame, error) {
 	}
 	for {
 		l.mu.Lock()
+		if l.wake == nil {
+			l.wake = make(chan struct{}, 1)
+		}
 		if len(l.pre) > 0 {
 			f := l.pre[0]
 			l.pre = l.pre[1:]
@@ -307,8 +315,9 @@ func (l *enetLink) ReadFrame() (Frame, error) {
 			l.signal() // for a later read
 			return Frame{}, err
 		}
+		w := l.wake
 		l.mu.Unlock()
-		<-l.wake
+		<-w
 	}
 }
 
@@ -402,20 +411,18 @@ func (l *enetLink) WriteFrame(f Frame) error {
 		if f.Kind == FramePeerRemoved {
 			msg = enet.Godot3RemovePeer
 		}
-		return l.peer.Send(enet.Godot3ChannelConfig, enet.Godot3Notice(msg, int32(f.Peer)), enet.Reliable)
+		var notice [8]byte
+		return l.peer.SendPrefixed(enet.Godot3ChannelConfig, enet.AppendGodot3Notice(notice[:0], msg, int32(f.Peer)), nil, enet.Reliable)
 	default:
 		return nil // the client chose its id
 	}
 	ch, flags := l.channelFlags(f)
-	data := f.Data
+	var head [8]byte
+	var prefix []byte
 	if l.godot3 {
-		l.buf = enet.AppendGodot3Packet(l.buf[:0], int32(f.From), int32(f.To), f.Data)
-		data = l.buf
-		if cap(l.buf) > 1<<16 {
-			l.buf = nil
-		}
+		prefix = enet.AppendGodot3Packet(head[:0], int32(f.From), int32(f.To), nil)
 	}
-	err := l.peer.Send(ch, data, flags) // Send copies data
+	err := l.peer.SendPrefixed(ch, prefix, f.Data, flags) // copies both
 	if errors.Is(err, enet.ErrQueueFull) {
 		// The peer does not take what is sent (or the ENet host's budget
 		// is spent): the link ends, and what ENet holds for it goes now
@@ -423,6 +430,21 @@ func (l *enetLink) WriteFrame(f Frame) error {
 		l.peer.Disconnect(0)
 	}
 	return err
+}
+
+// queueFor returns, under h.mu, the queue of a peer reached through link:
+// its own, or for a link that queues its frames itself (queuer: an ENet
+// link) the Host's one closed queue, which holds nothing, so that such a
+// peer costs no queue.
+func (h *Host) queueFor(link Link, fail func(error)) *outQueue {
+	if _, ok := link.(queuer); !ok {
+		return newOutQueue(h.o.MaxQueuedBytes, link, fail)
+	}
+	if h.noQ == nil {
+		h.noQ = newOutQueue(0, nil, nil)
+		h.noQ.close()
+	}
+	return h.noQ
 }
 
 // queueFrame is WriteFrame for the host's side of the link: ENet's Send

@@ -225,6 +225,7 @@ type Host struct {
 	logLim *loglimit.Limiter
 	ctx    context.Context
 	cancel context.CancelFunc
+	noQ    *outQueue // the queue of the peers whose transport queues frames (queueFor)
 	wg     sync.WaitGroup
 
 	mu     sync.Mutex
@@ -423,7 +424,7 @@ func (h *Host) join(link Link) (*hostPeer, error) {
 		}
 	}
 	p := &hostPeer{id: id, ip: ip, link: link, remote: newRemote(h.pathBudget())}
-	p.q = newOutQueue(h.o.MaxQueuedBytes, link, func(err error) { h.writeFailed(p, err) })
+	p.q = h.queueFor(link, func(err error) { h.writeFailed(p, err) })
 	h.peers[id] = p
 	h.order = append(h.order, id)
 	p.q.shared = h.o.QueueBudget

@@ -260,7 +260,7 @@ func TestDispatchRawArgument(t *testing.T) {
 		}
 		nd := s.nodes["P"]
 		r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
-		r.recv[nd.cacheID] = recvEntry{path: nd.path, node: nd}
+		r.setRecv(nd.cacheID, recvEntry{path: nd.path, node: nd})
 		enc := defaultEnc4
 		if f == variant.Godot3 {
 			enc = defaultEnc3

@@ -90,7 +90,7 @@ func TestGodot4ReceivesReplication(t *testing.T) {
 		defer h.mu.Unlock()
 		p := h.peers[id]
 		nd := h.nodes["Main/Spawner"]
-		p.remote.sent[nd] = false
+		p.remote.setSent(nd, false)
 		h.sendLocked(p, AppendSimplifyPath(nil, variant.Godot4, nd.checksum, nd.cacheID, nd.path), 0, Reliable)
 		h.sendLocked(p, AppendSpawn(nil, &Spawn{Spawner: nd.cacheID, NetID: 1, SyncIDs: []uint32{2, 3}, Name: "P1", State: st}), 0, Reliable)
 		h.sendLocked(p, AppendSpawn(nil, &Spawn{Scene: SpawnCustom, Spawner: nd.cacheID, NetID: 4, Name: "Bullet", Arg: arg}), 0, Reliable)

@@ -343,7 +343,7 @@ func (h *Host) spawnToLocked(p *hostPeer, n *SceneNode) {
 	sp := n.spawner
 	if _, announced := p.remote.sent[sp.node]; !announced {
 		h.sendLocked(p, AppendSimplifyPath(nil, h.f, sp.node.checksum, sp.node.cacheID, sp.node.path), 0, Reliable)
-		p.remote.sent[sp.node] = false
+		p.remote.setSent(sp.node, false)
 	}
 	ids, st := rs.ids[:0], rs.state[:0]
 	for _, si := range n.syncs {
@@ -484,7 +484,7 @@ func (h *Host) pathConfirmedLocked(p *hostPeer, nd *node) bool {
 	confirmed, announced := p.remote.sent[nd]
 	if !announced {
 		h.sendLocked(p, AppendSimplifyPath(nil, h.f, nd.checksum, nd.cacheID, nd.path), 0, Reliable)
-		p.remote.sent[nd] = false
+		p.remote.setSent(nd, false)
 	}
 	return confirmed
 }

@@ -139,7 +139,7 @@ func (s *session) setPackets(r *remote, req setRequest) [][]byte {
 	confirmed, announced := r.sent[req.nd]
 	if !announced {
 		out = append(out, AppendSimplifyPath(nil, s.f, req.nd.checksum, req.nd.cacheID, req.nd.path))
-		r.sent[req.nd] = false
+		r.setSent(req.nd, false)
 	}
 	path := ""
 	if !confirmed {

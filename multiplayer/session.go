@@ -30,7 +30,9 @@ type session struct {
 }
 
 // remote is the path cache state shared with one other peer: the paths it
-// registered (SIMPLIFY_PATH to us) and the paths we announced to it.
+// registered (SIMPLIFY_PATH to us) and the paths we announced to it. The
+// maps are made by their first entry (setRecv, setSent): a peer that
+// uses no paths holds none.
 type remote struct {
 	recv   map[uint32]recvEntry
 	sent   map[*node]bool // announced: confirmed?
@@ -38,7 +40,24 @@ type remote struct {
 }
 
 func newRemote(b *pathBudget) *remote {
-	return &remote{recv: map[uint32]recvEntry{}, sent: map[*node]bool{}, budget: b}
+	return &remote{budget: b}
+}
+
+// setRecv records the path the peer registered as id.
+func (r *remote) setRecv(id uint32, e recvEntry) {
+	if r.recv == nil {
+		r.recv = map[uint32]recvEntry{}
+	}
+	r.recv[id] = e
+}
+
+// setSent records nd's path as announced to the peer, and whether the
+// peer confirmed it.
+func (r *remote) setSent(nd *node, confirmed bool) {
+	if r.sent == nil {
+		r.sent = map[*node]bool{}
+	}
+	r.sent[nd] = confirmed
 }
 
 // MaxPathLength is the longest node path a peer may register in a host's
@@ -245,7 +264,7 @@ func (s *session) callPackets(r *remote, nd *node, c Call) [][]byte {
 	confirmed, announced := r.sent[nd]
 	if !announced {
 		out = append(out, AppendSimplifyPath(nil, s.f, nd.checksum, nd.cacheID, nd.path))
-		r.sent[nd] = false
+		r.setSent(nd, false)
 	}
 	if !confirmed {
 		c.Path = nd.path
@@ -271,7 +290,7 @@ func (s *session) simplify(r *remote, pk *Packet) ([]byte, error) {
 	}
 	path := string(pk.Path)
 	nd := s.lookup(path, false)
-	r.recv[pk.NodeID] = recvEntry{path: path, node: nd}
+	r.setRecv(pk.NodeID, recvEntry{path: path, node: nd})
 	if s.d.byName {
 		// Godot 3 confirms every path, known or not.
 		return AppendConfirmPath(nil, s.f, true, pk.NodeID, path), nil
@@ -305,7 +324,7 @@ func (s *session) confirm(r *remote, pk *Packet) error {
 	if _, sent := r.sent[nd]; !sent {
 		return fmt.Errorf("%w: confirms a path that was not sent", ErrInvalidPacket)
 	}
-	r.sent[nd] = true
+	r.setSent(nd, true)
 	return nil
 }
 

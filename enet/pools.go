@@ -1,0 +1,34 @@
+package enet
+
+// The host's free lists (commands, packet buffers, the datagrams' arena chunks)
+// let a steady stream allocate nothing, but a burst fills them to its
+// peak. Once a second the send loop gives back what a list did not use:
+// the entries that stayed free through the whole second (the list's
+// low-water mark since the last trim), so that the lists follow what is
+// in flight rather than the largest burst ever seen.
+
+// poolTrimInterval is how often, in milliseconds, the free lists give
+// back what they did not use.
+const poolTrimInterval = 1000
+
+// trimPools gives back, under h.mu, the free entries unused since the
+// last trim.
+func (h *Host) trimPools() {
+	for range h.freeCmdsLow {
+		h.freeCmds.pop()
+	}
+	h.freeCmdsLow = h.freeCmds.len()
+	for c := range h.freeSend {
+		s := &h.freeSend[c]
+		for range h.freeSendLow[c] {
+			s.pop()
+		}
+		h.freeSendBytes -= h.freeSendLow[c] * (sendClasses[c] + freeSendSlot)
+		s.release() // a chunk needed again within the second is one allocation
+		h.freeSendLow[c] = s.len()
+	}
+	for range h.chunksLow {
+		h.chunks.pop()
+	}
+	h.chunksLow = h.chunks.n
+}
