@@ -374,12 +374,13 @@ func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error {
 		return derr
 	}
 	pc := &pollConn{lp: lp, c: c, h: h, fd: fd, laddr: t.ws.LocalAddr(), raddr: t.ws.RemoteAddr(),
-		maxPending: o.MaxPending, budget: t.budget, wtimeout: c.wtimeout, closeTimeout: c.cfg.closeTimeout}
+		maxPending: o.MaxPending, wtimeout: c.wtimeout, closeTimeout: c.cfg.closeTimeout}
 	if pc.maxPending <= 0 {
 		pc.maxPending = DefaultMaxPending
 	}
 	pc.written, _ = h.(PollWriteHandler)
-	pc.parser = wsParser{maxSize: t.maxSize, budget: t.budget}
+	pc.parser = wsParser{maxSize: t.maxSize, msg: budgetedBuf{budget: t.budget}}
+	pc.in.budget = t.budget
 	pc.idle, pc.frameTO = c.cfg.timeouts(true)
 	if o.IdleTimeout > 0 && (pc.idle <= 0 || o.IdleTimeout < pc.idle) {
 		pc.idle = o.IdleTimeout
@@ -443,7 +444,6 @@ type pollConn struct {
 	slot         int32
 	laddr, raddr net.Addr
 	counted      *countedConn // the listener's count, given back at the end
-	budget       *frame.Budget
 	closeTimeout time.Duration
 	wtimeout     time.Duration
 	maxPending   int
@@ -451,8 +451,7 @@ type pollConn struct {
 	// The loop's own.
 	fd         int // closed (and -1) once finished, under wmu
 	parser     wsParser
-	in         []byte // received and not yet parsed
-	inHeld     int64  // reserved from budget for in
+	in         budgetedBuf // received and not yet parsed
 	idle       time.Duration
 	frameTO    time.Duration
 	lastRead   int64 // Unix ns
@@ -486,12 +485,12 @@ func (pc *pollConn) readable() {
 			return
 		}
 		var buf []byte
-		fromIn := len(pc.in) > 0
+		fromIn := len(pc.in.b) > 0
 		if fromIn {
-			if len(pc.in) == cap(pc.in) && !pc.growIn(2*cap(pc.in)) {
+			if len(pc.in.b) == cap(pc.in.b) && !pc.growIn(2*cap(pc.in.b)) {
 				return
 			}
-			buf = pc.in[len(pc.in):cap(pc.in)]
+			buf = pc.in.b[len(pc.in.b):cap(pc.in.b)]
 		} else {
 			buf = pc.lp.rbuf
 		}
@@ -500,8 +499,8 @@ func (pc *pollConn) readable() {
 			pc.lastRead = pc.lp.now
 			var data []byte
 			if fromIn {
-				pc.in = pc.in[:len(pc.in)+n]
-				data = pc.in
+				pc.in.b = pc.in.b[:len(pc.in.b)+n]
+				data = pc.in.b
 			} else {
 				data = buf[:n]
 			}
@@ -539,7 +538,7 @@ func (pc *pollConn) consume(data []byte, fromIn bool) bool {
 	rest := data[used:]
 	if len(rest) == 0 {
 		pc.frameStart = 0
-		pc.releaseIn()
+		pc.in.release()
 		return !pc.finished
 	}
 	if used > 0 || pc.frameStart == 0 {
@@ -547,9 +546,9 @@ func (pc *pollConn) consume(data []byte, fromIn bool) bool {
 	}
 	want := max(need, len(rest))
 	if fromIn {
-		copy(pc.in, rest)
-		pc.in = pc.in[:len(rest)]
-		if cap(pc.in) < want {
+		copy(pc.in.b, rest)
+		pc.in.b = pc.in.b[:len(rest)]
+		if cap(pc.in.b) < want {
 			if !pc.growIn(want) {
 				return false
 			}
@@ -558,36 +557,22 @@ func (pc *pollConn) consume(data []byte, fromIn bool) bool {
 		if !pc.growIn(max(want, 512)) {
 			return false
 		}
-		pc.in = append(pc.in[:0], rest...)
+		pc.in.b = append(pc.in.b[:0], rest...)
 	}
 	return !pc.finished
 }
 
-// growIn makes in hold at least n bytes, charging the budget.
+// growIn makes in hold at least n bytes (up to a frame of MaxSize),
+// charging the budget; past it the connection fails.
 func (pc *pollConn) growIn(n int) bool {
-	if cap(pc.in) >= n {
+	if cap(pc.in.b) >= n {
 		return true
 	}
-	n = min(max(n, 2*cap(pc.in)), pc.parser.maxSize+wsMaxFrameHeader)
-	if pc.budget != nil {
-		if !pc.budget.Reserve(int64(n - cap(pc.in))) {
-			pc.fail(&frame.Error{Offset: pc.parser.off, Size: -1, Err: frame.ErrBudget})
-			return false
-		}
-		pc.inHeld += int64(n - cap(pc.in))
+	if !pc.in.growTo(min(max(n, 2*cap(pc.in.b)), pc.parser.maxSize+wsMaxFrameHeader)) {
+		pc.fail(&frame.Error{Offset: pc.parser.off, Size: -1, Err: frame.ErrBudget})
+		return false
 	}
-	nb := make([]byte, len(pc.in), n)
-	copy(nb, pc.in)
-	pc.in = nb
 	return true
-}
-
-func (pc *pollConn) releaseIn() {
-	pc.in = nil
-	if pc.inHeld > 0 {
-		pc.budget.Release(pc.inHeld)
-		pc.inHeld = 0
-	}
 }
 
 // onFrame is the parser's handler: a message goes to the PollHandler, a
@@ -755,8 +740,8 @@ func (pc *pollConn) finish() {
 	if left > 0 && pc.written != nil {
 		pc.written.Written(left)
 	}
-	pc.releaseIn()
-	pc.parser.releaseMsg()
+	pc.in.release()
+	pc.parser.msg.release()
 	lp.mu.Lock()
 	lp.conns[pc.slot] = nil
 	lp.free = append(lp.free, pc.slot)

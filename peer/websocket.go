@@ -349,7 +349,7 @@ var wsWritePool = &sync.Pool{}
 // was wrapped to enforce read timeouts (nil: none to enforce).
 func newWSConn(ws *websocket.Conn, cfg *config, budget *frame.Budget, server bool, tc *timedConn) *Conn {
 	ws.SetReadLimit(int64(cfg.maxSize))
-	t := &wsTransport{ws: ws, maxSize: cfg.maxSize, budget: budget, wlock: make(chan struct{}, 1)}
+	t := &wsTransport{ws: ws, maxSize: cfg.maxSize, budget: budget, rb: budgetedBuf{budget: budget}, wlock: make(chan struct{}, 1)}
 	if server {
 		// A server's messages are not masked: they are written here, in
 		// batches, without the library's copy (writeBatch).
@@ -394,10 +394,9 @@ type wsTransport struct {
 	ws      *websocket.Conn
 	maxSize int
 	budget  *frame.Budget // nil: none
-	held    int64         // reserved from budget: cap(buf)
 	timer   *readTimer    // nil without timeouts
 	idle    time.Duration
-	buf     []byte
+	rb      budgetedBuf // the payload being read, charged to budget
 	roff    int64
 	rerr    error // sticky: the library's read errors are permanent
 	woff    int64
@@ -436,7 +435,7 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 	if t.rerr != nil {
 		return nil, t.roff, t.rerr
 	}
-	if keep := wsKeep; cap(t.buf) > keep || t.budget != nil && cap(t.buf) > wsKeepBudgeted {
+	if keep := wsKeep; cap(t.rb.b) > keep || t.budget != nil && cap(t.rb.b) > wsKeepBudgeted {
 		t.release() // don't hold on to a big message's buffer
 	}
 	off := t.roff
@@ -448,15 +447,15 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 	if t.timer != nil {
 		t.timer.beginFrame()
 	}
-	t.buf = t.buf[:0]
+	t.rb.b = t.rb.b[:0]
 	for {
-		into := t.buf[len(t.buf):cap(t.buf)]
-		if len(into) == 0 && len(t.buf) < t.maxSize {
+		into := t.rb.b[len(t.rb.b):cap(t.rb.b)]
+		if len(into) == 0 && len(t.rb.b) < t.maxSize {
 			if err := t.grow(off); err != nil {
 				t.rerr = err
 				return nil, off, err
 			}
-			into = t.buf[len(t.buf):cap(t.buf)]
+			into = t.rb.b[len(t.rb.b):cap(t.rb.b)]
 		}
 		full := len(into) == 0
 		if full {
@@ -467,7 +466,7 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 			t.rerr = &frame.Error{Offset: off, Size: -1, Err: frame.ErrTooLarge}
 			return nil, off, t.rerr
 		}
-		t.buf = t.buf[:len(t.buf)+n]
+		t.rb.b = t.rb.b[:len(t.rb.b)+n]
 		t.roff += int64(n)
 		if err == io.EOF {
 			break
@@ -480,36 +479,23 @@ func (t *wsTransport) readPayload() ([]byte, int64, error) {
 	if t.timer != nil {
 		t.timer.endFrame()
 	}
-	if mt == websocket.TextMessage && !utf8.Valid(t.buf) {
-		t.rerr = &frame.Error{Offset: off, Size: int64(len(t.buf)), Err: ErrInvalidUTF8}
+	if mt == websocket.TextMessage && !utf8.Valid(t.rb.b) {
+		t.rerr = &frame.Error{Offset: off, Size: int64(len(t.rb.b)), Err: ErrInvalidUTF8}
 		return nil, off, t.rerr
 	}
-	return t.buf, off, nil
+	return t.rb.b, off, nil
 }
 
 // grow doubles the buffer, up to the largest message, reserving the
 // growth from the budget.
 func (t *wsTransport) grow(off int64) error {
-	newCap := min(max(2*cap(t.buf), 512), t.maxSize)
-	if t.budget != nil {
-		if !t.budget.Reserve(int64(newCap - cap(t.buf))) {
-			return &frame.Error{Offset: off, Size: -1, Err: frame.ErrBudget}
-		}
-		t.held += int64(newCap - cap(t.buf))
+	if !t.rb.growTo(min(max(2*cap(t.rb.b), 512), t.maxSize)) {
+		return &frame.Error{Offset: off, Size: -1, Err: frame.ErrBudget}
 	}
-	nb := make([]byte, len(t.buf), newCap)
-	copy(nb, t.buf)
-	t.buf = nb
 	return nil
 }
 
-func (t *wsTransport) release() {
-	t.buf = nil
-	if t.held > 0 {
-		t.budget.Release(t.held)
-		t.held = 0
-	}
-}
+func (t *wsTransport) release() { t.rb.release() }
 
 // readError turns a read error into the package's, telling the server
 // limits apart from the user's deadline.

@@ -35,13 +35,11 @@ const (
 // is charged.
 type wsParser struct {
 	maxSize int
-	budget  *frame.Budget // nil: none
-	off     int64         // the input's offset of the next byte parse is given
+	off     int64 // the input's offset of the next byte parse is given
 
-	msgOp  byte   // the opcode of the fragmented message being assembled; 0: none
-	msgOff int64  // the offset of its first frame
-	msg    []byte // its fragments so far
-	held   int64  // reserved from budget for msg
+	msgOp  byte        // the opcode of the fragmented message being assembled; 0: none
+	msgOff int64       // the offset of its first frame
+	msg    budgetedBuf // its fragments so far
 }
 
 // wsMaxFrameHeader is the longest header of a client's frame: two bytes,
@@ -102,7 +100,7 @@ func (p *wsParser) parse(data []byte, h wsHandler) (used, need int, err error) {
 		if op == wsOpContinuation {
 			msgOff = p.msgOff
 		}
-		if !control && n+uint64(len(p.msg)) > uint64(p.maxSize) {
+		if !control && n+uint64(len(p.msg.b)) > uint64(p.maxSize) {
 			return used, 0, &frame.Error{Offset: msgOff, Size: -1, Err: frame.ErrTooLarge}
 		}
 		hdr += 4 // the mask
@@ -126,10 +124,9 @@ func (p *wsParser) parse(data []byte, h wsHandler) (used, need int, err error) {
 				p.msgOp, p.msgOff = op, off
 			}
 			if err = p.appendFragment(payload, msgOff); err == nil && fin {
-				err = p.deliver(h, p.msgOp, p.msg, p.msgOff)
+				err = p.deliver(h, p.msgOp, p.msg.b, p.msgOff)
 				p.msgOp = 0
-				p.msg = p.msg[:0]
-				p.releaseMsg()
+				p.msg.release()
 			}
 		}
 		if err != nil {
@@ -150,30 +147,13 @@ func (p *wsParser) deliver(h wsHandler, op byte, payload []byte, off int64) erro
 // appendFragment adds a fragment to the message being assembled,
 // charging the budget what msg grows by.
 func (p *wsParser) appendFragment(b []byte, off int64) error {
-	if need := len(p.msg) + len(b); need > cap(p.msg) {
-		newCap := min(max(2*cap(p.msg), need, 512), p.maxSize)
-		if p.budget != nil {
-			if !p.budget.Reserve(int64(newCap - cap(p.msg))) {
-				return &frame.Error{Offset: off, Size: -1, Err: frame.ErrBudget}
-			}
-			p.held += int64(newCap - cap(p.msg))
+	if need := len(p.msg.b) + len(b); need > cap(p.msg.b) {
+		if !p.msg.growTo(min(max(2*cap(p.msg.b), need, 512), p.maxSize)) {
+			return &frame.Error{Offset: off, Size: -1, Err: frame.ErrBudget}
 		}
-		nb := make([]byte, len(p.msg), newCap)
-		copy(nb, p.msg)
-		p.msg = nb
 	}
-	p.msg = append(p.msg, b...)
+	p.msg.b = append(p.msg.b, b...)
 	return nil
-}
-
-// releaseMsg lets go of the assembly buffer and gives it back to the
-// budget.
-func (p *wsParser) releaseMsg() {
-	p.msg = nil
-	if p.held > 0 {
-		p.budget.Release(p.held)
-		p.held = 0
-	}
 }
 
 // protocol is the error of a frame that breaks RFC 6455.
