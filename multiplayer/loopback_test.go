@@ -64,12 +64,20 @@ func chatNode(l *chatLog) Node {
 
 func startHost(t *testing.T, o HostOptions, nodes ...Node) (*Host, string) {
 	t.Helper()
+	return startHostWSOptions(t, o, WebSocketOptions{}, nodes...)
+}
+
+// startHostWSOptions starts a host on a loopback WebSocket listener with
+// wo (its Godot family that of o).
+func startHostWSOptions(t *testing.T, o HostOptions, wo WebSocketOptions, nodes ...Node) (*Host, string) {
+	t.Helper()
 	h, err := NewHost(o, nodes...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	l, err := ListenWebSocket(ctx, "127.0.0.1:0", WebSocketOptions{Godot: o.Godot})
+	wo.Godot = o.Godot
+	l, err := ListenWebSocket(ctx, "127.0.0.1:0", wo)
 	if err != nil {
 		t.Fatal(err)
 	}

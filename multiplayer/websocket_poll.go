@@ -66,7 +66,7 @@ type wsPollLink struct {
 	// polled (during the host's join), written once it is.
 	omu    sync.Mutex
 	polled bool
-	failed bool // the Poller did not take the connection: frames go nowhere
+	failed bool    // the Poller did not take the connection: frames go nowhere
 	early  []byte  // the payloads queued before, end to end
 	ends   []int32 // where each ends in early
 	hdr    [ws3MaxHeader]byte

@@ -26,26 +26,6 @@ func hostGoroutines() map[string]int {
 	return n
 }
 
-func startHostWSOptions(t *testing.T, o HostOptions, wo WebSocketOptions) (*Host, string) {
-	t.Helper()
-	h, err := NewHost(o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	wo.Godot = o.Godot
-	l, err := ListenWebSocket(ctx, "127.0.0.1:0", wo)
-	if err != nil {
-		t.Fatal(err)
-	}
-	go h.Serve(ctx, l)
-	t.Cleanup(func() {
-		cancel()
-		h.Close()
-	})
-	return h, "ws://" + l.Addr().String()
-}
-
 // On Linux a host's WebSocket clients are served by the process's Poller:
 // no goroutine of the host's per client, for both engine families, and
 // the relay works; NoPoller gives each its reader again.

@@ -64,7 +64,14 @@ func (r *pollRecorder) wait(t *testing.T) error {
 // connection and hands it to a Poller with a recorder.
 func polledServer(t *testing.T, o Options) (url string, accept func() *pollRecorder, l *Listener) {
 	t.Helper()
-	p, err := NewPoller(PollerOptions{Goroutines: 1})
+	return polledServerWith(t, o, PollerOptions{Goroutines: 1}, PollOptions{})
+}
+
+// polledServerWith is polledServer with a Poller of po, each connection
+// polled with co.
+func polledServerWith(t *testing.T, o Options, po PollerOptions, co PollOptions) (url string, accept func() *pollRecorder, l *Listener) {
+	t.Helper()
+	p, err := NewPoller(po)
 	if errors.Is(err, ErrPollUnsupported) {
 		t.Skip("no Poller on this system")
 	}
@@ -84,7 +91,7 @@ func polledServer(t *testing.T, o Options) (url string, accept func() *pollRecor
 		}
 		r := newPollRecorder()
 		r.c = c
-		if err := c.Poll(p, r, PollOptions{}); err != nil {
+		if err := c.Poll(p, r, co); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := c.ReadPayload(); !errors.Is(err, ErrPolled) {
@@ -332,26 +339,11 @@ func TestPollTimeoutsAndEOF(t *testing.T) {
 // A client that reads nothing: writes queue up to MaxPending, then fail
 // with ErrPendingFull; nothing blocks; the write timeout ends it.
 func TestPollSlowReader(t *testing.T) {
-	p, err := NewPoller(PollerOptions{Goroutines: 1})
-	if errors.Is(err, ErrPollUnsupported) {
-		t.Skip("no Poller on this system")
-	}
-	defer p.Close()
-	l, err := ListenWebSocket(testCtx(t), "127.0.0.1:0", Options{WriteTimeout: 500 * time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	ws := dialGorilla(t, "ws://"+l.Addr().String())
-	c, err := l.Accept(testCtx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newPollRecorder()
-	r.c = c
-	if err := c.Poll(p, r, PollOptions{MaxPending: 256 << 10}); err != nil {
-		t.Fatal(err)
-	}
+	url, accept, _ := polledServerWith(t, Options{WriteTimeout: 500 * time.Millisecond}, PollerOptions{Goroutines: 1}, PollOptions{MaxPending: 256 << 10})
+	dialGorilla(t, url)
+	r := accept()
+	r.quiet = true
+	c := r.c
 	msg := make([]byte, 32<<10)
 	var werr error
 	sent := 0
@@ -366,33 +358,15 @@ func TestPollSlowReader(t *testing.T) {
 	if err := r.wait(t); !errors.Is(err, ErrWriteTimeout) {
 		t.Errorf("ended with %v, want ErrWriteTimeout", err)
 	}
-	_ = ws
 }
 
 // A Poller with a Frame handles the first message of a quiet spell at
 // once, and what arrives while it has work once a Frame.
 func TestPollFrame(t *testing.T) {
 	const frame = 100 * time.Millisecond
-	p, err := NewPoller(PollerOptions{Goroutines: 1, Frame: frame})
-	if errors.Is(err, ErrPollUnsupported) {
-		t.Skip("no Poller on this system")
-	}
-	defer p.Close()
-	l, err := ListenWebSocket(testCtx(t), "127.0.0.1:0", Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	ws := dialGorilla(t, "ws://"+l.Addr().String())
-	c, err := l.Accept(testCtx(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newPollRecorder()
-	r.c = c
-	if err := c.Poll(p, r, PollOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	url, accept, _ := polledServerWith(t, Options{}, PollerOptions{Goroutines: 1, Frame: frame}, PollOptions{})
+	ws := dialGorilla(t, url)
+	accept()
 	time.Sleep(2 * frame)
 	start := time.Now()
 	ws.WriteMessage(websocket.BinaryMessage, []byte("a"))
