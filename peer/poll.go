@@ -15,11 +15,11 @@ import (
 // A connection handed to a Poller (Conn.Poll) is read by it: each message
 // is given to the PollHandler on the Poller's goroutine as it arrives,
 // and a connection with nothing in flight holds no buffer at all. What is
-// written to it is queued and goes out at once when written from another
-// goroutine, or, when written by a handler, once the messages that
-// arrived together have all been handled: a handler that answers or
-// relays to many connections makes one write per connection per round,
-// not one per message. A connection's output is bounded
+// written to it is queued and goes out at once, or, while the Poller's
+// goroutines handle a round of messages (those that arrived together),
+// at the end of that round: a handler that answers or relays to many
+// connections makes one write per connection per round, not one per
+// message. A connection's output is bounded
 // (PollOptions.MaxPending); the server limits of its Options (idle, frame
 // and write timeouts, the buffer budget, MaxSize) still apply.
 //
