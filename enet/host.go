@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/netip"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -701,9 +702,8 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 				return
 			default:
 			}
-			var ne net.Error
 			switch {
-			case errors.As(err, &ne) && ne.Timeout():
+			case isTimeout(err):
 				n = 0 // a flush is due
 			case errors.Is(err, net.ErrClosed):
 				return
@@ -940,4 +940,15 @@ func (h *Host) write(out []datagram, chunks *arenaChunk) {
 	}
 	h.freeArena(chunks)
 	h.mu.Unlock()
+}
+
+// isTimeout reports whether a read failed for its deadline: at once for
+// the poller's own error (no allocation, on every flush a read loop
+// waits for), through net.Error otherwise.
+func isTimeout(err error) bool {
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return true
+	}
+	var ne net.Error
+	return errors.As(err, &ne) && ne.Timeout()
 }

@@ -237,8 +237,7 @@ func (c *rawENet) recv(fam variant.Family) (int, error) {
 // one message sent and received by every target. The clients are raw ENet
 // hosts in the same process, which allocate nothing per packet they send
 // or receive, so allocs/op are the host's (ENet's and the multiplayer
-// Host's), but for ENet's read loop, the clients' as the host's, which
-// allocates when its read deadline passes (a flush is due).
+// Host's).
 func BenchmarkRelayENet(b *testing.B) {
 	for _, fam := range []variant.Family{variant.Godot3, variant.Godot4} {
 		for _, targets := range []int{1, 9} {
