@@ -49,9 +49,10 @@ type WebSocketOptions struct {
 	// With the Poller, the host works as Godot's does, once a frame: its
 	// clients are read and their messages handled at most once per
 	// WriteDelay while there is work, and what that queued for a client
-	// goes out in one write. Godot's own host polls its connections every
-	// frame, about every 7 ms on a headless server, so its messages wait
-	// that long at most.
+	// goes out in one write (each WriteDelay in use has the process's
+	// Poller of its own, kept for the process's life). Godot's own host
+	// polls its connections every frame, about every 7 ms on a headless
+	// server, so its messages wait that long at most.
 	WriteDelay time.Duration
 	// NoPoller, for a Host, serves each client on goroutines of its own (a
 	// reader, and a writer while frames wait) rather than through the
