@@ -636,10 +636,21 @@ func (rs *Rooms) Room(name string) *Room {
 	rs.mu.Lock()
 	defer rs.mu.Unlock()
 	r := rs.rooms[name]
-	if r == nil || r.host == nil || r.closing {
+	if r == nil || !r.opened() || r.closing {
 		return nil
 	}
 	return r
+}
+
+// opened reports whether the room is open: its host set, which a room
+// being opened (ready not yet closed) is writing.
+func (r *Room) opened() bool {
+	select {
+	case <-r.ready:
+		return r.err == nil
+	default:
+		return false
+	}
 }
 
 // List returns the open rooms.
@@ -648,7 +659,7 @@ func (rs *Rooms) List() []*Room {
 	defer rs.mu.Unlock()
 	var out []*Room
 	for _, r := range rs.rooms {
-		if r.host != nil && !r.closing {
+		if r.opened() && !r.closing {
 			out = append(out, r)
 		}
 	}

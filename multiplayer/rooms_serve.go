@@ -69,7 +69,7 @@ func (rs *Rooms) Shutdown(ctx context.Context) error {
 	servers := rs.servers
 	var rooms []*Room
 	for _, r := range rs.rooms {
-		if r.host != nil && !r.closing {
+		if r.opened() && !r.closing {
 			rooms = append(rooms, r)
 		}
 	}
