@@ -4,9 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"runtime"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -329,19 +327,9 @@ func TestENetHostNoGoroutinePerClient(t *testing.T) {
 			for deadline := time.Now().Add(5 * time.Second); len(h.Peers()) < len(cs) && time.Now().Before(deadline); {
 				time.Sleep(5 * time.Millisecond)
 			}
-			for deadline := time.Now().Add(5 * time.Second); len(cs[0].Peers()) < len(cs) && time.Now().Before(deadline); {
-				time.Sleep(5 * time.Millisecond)
-			}
-			if err := cs[0].SendBytes(Broadcast, []byte{4, 2}, Reliable, 0); err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range logs[1:] {
-				l.wait(t, fmt.Sprintf("bytes %d 0402", cs[0].ID()))
-			}
-			buf := make([]byte, 1<<20)
-			stacks := string(buf[:runtime.Stack(buf, true)])
-			for _, fn := range []string{"multiplayer.(*Host).readLoop", "multiplayer.(*Host).writeLoop", "multiplayer.(*Host).ServeLink"} {
-				if n := strings.Count(stacks, fn+"("); n > 0 {
+			checkBroadcast(t, cs, logs)
+			for fn, n := range hostGoroutines() {
+				if n > 0 {
 					t.Errorf("%d goroutines in %s with %d ENet clients", n, fn, len(cs))
 				}
 			}

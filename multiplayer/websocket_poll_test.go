@@ -14,6 +14,21 @@ import (
 	"github.com/gdvar/gdvar/variant"
 )
 
+// checkBroadcast waits until the first client knows every other, has it
+// broadcast two bytes, and waits until each other client's log has them.
+func checkBroadcast(t *testing.T, cs []*Client, logs []*chatLog) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); len(cs[0].Peers()) < len(cs) && time.Now().Before(deadline); {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if err := cs[0].SendBytes(Broadcast, []byte{4, 2}, Reliable, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range logs[1:] {
+		l.wait(t, fmt.Sprintf("bytes %d 0402", cs[0].ID()))
+	}
+}
+
 // hostGoroutines counts the goroutines in the host's per-client
 // functions.
 func hostGoroutines() map[string]int {
@@ -48,15 +63,7 @@ func TestWebSocketHostNoGoroutinePerClient(t *testing.T) {
 					l.add(fmt.Sprintf("bytes %d %x", from, data))
 				}})
 			}
-			for deadline := time.Now().Add(5 * time.Second); len(cs[0].Peers()) < len(cs) && time.Now().Before(deadline); {
-				time.Sleep(5 * time.Millisecond)
-			}
-			if err := cs[0].SendBytes(Broadcast, []byte{4, 2}, Reliable, 0); err != nil {
-				t.Fatal(err)
-			}
-			for _, l := range logs[1:] {
-				l.wait(t, fmt.Sprintf("bytes %d 0402", cs[0].ID()))
-			}
+			checkBroadcast(t, cs, logs)
 			readers := hostGoroutines()["multiplayer.(*Host).readLoop"]
 			switch {
 			case !tc.noPoller && readers > 0:

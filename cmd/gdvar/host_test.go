@@ -226,16 +226,7 @@ func TestHostCommandWriteDelay(t *testing.T) {
 	if status := hostMain(context.Background(), []string{"--ws", "127.0.0.1:0", "--write-delay", "-1ms"}, &stdout, &stderr); status != 2 || !strings.Contains(stderr.String(), "--write-delay not negative") {
 		t.Errorf("--write-delay -1ms: status %d, stderr %q", status, stderr.String())
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	stdout, stderr = syncBuffer{}, syncBuffer{}
-	done := make(chan int)
-	go func() {
-		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--write-delay", "20ms"}, &stdout, &stderr)
-	}()
-	addrRE := regexp.MustCompile(`ws://(\S+)`)
-	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(stderr.String()) })
-	url := "ws://" + addrRE.FindStringSubmatch(stderr.String())[1]
+	url, _, _ := startHostCommand(t, "--write-delay", "20ms")
 	got := make(chan []byte, 4)
 	join := func() *multiplayer.Client {
 		jctx, jcancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -269,6 +260,4 @@ func TestHostCommandWriteDelay(t *testing.T) {
 			t.Fatalf("message %d not relayed", i)
 		}
 	}
-	cancel()
-	<-done
 }
