@@ -20,7 +20,7 @@ func TestWebSocketWriteDelay(t *testing.T) {
 }
 
 func testWriteDelay(t *testing.T, noPoller bool) {
-	const delay = 100 * time.Millisecond
+	const delay = 400 * time.Millisecond // long enough for "at once" to hold on a loaded machine
 	h, err := NewHost(HostOptions{Godot: variant.Godot3, Logger: quiet})
 	if err != nil {
 		t.Fatal(err)

@@ -363,7 +363,7 @@ func TestPollSlowReader(t *testing.T) {
 // A Poller with a Frame handles the first message of a quiet spell at
 // once, and what arrives while it has work once a Frame.
 func TestPollFrame(t *testing.T) {
-	const frame = 100 * time.Millisecond
+	const frame = 400 * time.Millisecond // long enough for "at once" to hold on a loaded machine
 	url, accept, _ := polledServerWith(t, Options{}, PollerOptions{Goroutines: 1, Frame: frame}, PollOptions{})
 	ws := dialGorilla(t, url)
 	accept()

@@ -95,7 +95,9 @@ func TestReadTimerLateDeadlines(t *testing.T) {
 		t.Errorf("%d deadlines set: the first one did not pass early, the test proves nothing", n)
 	}
 
-	const frame = 100 * time.Millisecond
+	// A frame long enough that the second byte, sent a tenth of it
+	// later, is read within it on a loaded machine too.
+	const frame = 500 * time.Millisecond
 	a, b = net.Pipe()
 	defer a.Close()
 	defer b.Close()
@@ -104,7 +106,7 @@ func TestReadTimerLateDeadlines(t *testing.T) {
 	r = &timedConn{Conn: a, t: rt}
 	go func() {
 		b.Write([]byte{1})
-		time.Sleep(frame / 5)
+		time.Sleep(frame / 10)
 		b.Write([]byte{2}) // read within the frame: the frame's deadline is set
 		time.Sleep(3 * frame)
 		b.Write([]byte{3})
