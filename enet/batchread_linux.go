@@ -44,13 +44,10 @@ func newBatchReader(c *net.UDPConn) *batchReader {
 	if err != nil {
 		return nil
 	}
-	r := &batchReader{rc: rc}
+	r := newRawBatchReader()
+	r.rc = rc
 	r.recvFn = r.recv
 	r.tryFn = func(fd uintptr) bool { r.recv(fd); return true }
-	mem := make([]byte, readBatch*maxMTU)
-	for i := range r.bufs {
-		r.bufs[i] = mem[i*maxMTU : (i+1)*maxMTU : (i+1)*maxMTU]
-	}
 	return r
 }
 
@@ -66,6 +63,34 @@ func (r *batchReader) tryRead() (int, error) {
 }
 
 func (r *batchReader) call(fn func(uintptr) bool) (int, error) {
+	r.prepare()
+	err := r.rc.Read(fn)
+	if err == nil {
+		err = r.err
+	}
+	return r.got, err
+}
+
+// newRawBatchReader returns a batchReader for a descriptor of the
+// caller's (readFD).
+func newRawBatchReader() *batchReader {
+	r := &batchReader{}
+	mem := make([]byte, readBatch*maxMTU)
+	for i := range r.bufs {
+		r.bufs[i] = mem[i*maxMTU : (i+1)*maxMTU : (i+1)*maxMTU]
+	}
+	return r
+}
+
+// readFD reads as tryRead does, from the non-blocking descriptor fd.
+func (r *batchReader) readFD(fd int) (int, error) {
+	r.prepare()
+	r.recv(uintptr(fd))
+	return r.got, r.err
+}
+
+// prepare readies the headers for a call.
+func (r *batchReader) prepare() {
 	for i := range r.hdrs {
 		r.iovs[i].Base = &r.bufs[i][0]
 		r.iovs[i].SetLen(maxMTU)
@@ -78,11 +103,6 @@ func (r *batchReader) call(fn func(uintptr) bool) (int, error) {
 		r.hdrs[i].n = 0
 	}
 	r.got, r.err = 0, nil
-	err := r.rc.Read(fn)
-	if err == nil {
-		err = r.err
-	}
-	return r.got, err
 }
 
 // recv is the system call, for RawConn.Read: false (wait, then call

@@ -160,6 +160,22 @@ type Config struct {
 	// its window, so that a bulk reliable sender is not slowed by it.
 	// Default 1 ms; negative flushes at every Send.
 	FlushDelay time.Duration
+	// Frame, when positive, runs the host as a game runs
+	// enet_host_service once a frame (Godot's headless server: about 7
+	// ms): one goroutine reads every datagram that came, gives the events
+	// to the handler (Handle), services the peers and sends what is new
+	// in one flush, then sleeps out the frame; a host with nothing to do
+	// waits for the next datagram, a Send or its next service tick. It
+	// waits in system calls on a descriptor taken out of Go's poller, so
+	// a busy host costs one wake a frame instead of the scheduler's work
+	// for every read, flush and timer. What is sent waits up to a frame,
+	// as with the engine; the first datagram after a quiet spell is
+	// handled at once. It needs a *net.UDPConn on Linux (Listen and Dial
+	// make one); elsewhere Frame acts as FlushDelay (when that is not
+	// set). FlushDelay and the flush rules for bulk reliable transfers do
+	// not apply: such a sender sends its window once a frame. Default 0:
+	// off.
+	Frame time.Duration
 }
 
 // Defaults.
@@ -230,6 +246,9 @@ func (c *Config) settings() (settings, error) {
 	s.handshakeTimeout = dur(&s.HandshakeTimeout, DefaultHandshakeTimeout)
 	if s.FlushDelay == 0 {
 		s.FlushDelay = DefaultFlushDelay
+		if s.Frame > 0 {
+			s.FlushDelay = s.Frame
+		}
 	}
 	if s.ServiceInterval == 0 {
 		s.ServiceInterval = DefaultServiceInterval
@@ -246,7 +265,7 @@ func (c *Config) settings() (settings, error) {
 		return s, fmt.Errorf("enet: negative budget")
 	case s.Compression < CompressNone || s.Compression > CompressZlib:
 		return s, fmt.Errorf("enet: unknown %v", s.Compression)
-	case s.ServiceInterval < 0 || s.TimeoutLimit < 0 || s.MaxPendingConnections < 0 || s.MaxPeersPerIP < 0 || s.MaxPendingPerIP < 0:
+	case s.ServiceInterval < 0 || s.Frame < 0 || s.TimeoutLimit < 0 || s.MaxPendingConnections < 0 || s.MaxPeersPerIP < 0 || s.MaxPendingPerIP < 0:
 		return s, fmt.Errorf("enet: negative setting")
 	}
 	return s, nil

@@ -25,10 +25,12 @@ func TestGodot3ClientToGoServer(t *testing.T) {
 		name  string
 		godot int
 		c     Compression
-	}{{"none", 0, CompressNone}, {"rangecoder", 1, CompressRangeCoder}, {"zlib", 3, CompressZlib}}
+		frame time.Duration
+	}{{"none", 0, CompressNone, 0}, {"rangecoder", 1, CompressRangeCoder, 0}, {"zlib", 3, CompressZlib, 0},
+		{"frames", 0, CompressNone, 7 * time.Millisecond}}
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			h, err := Listen("udp4", "127.0.0.1:0", &Config{Compression: m.c})
+			h, err := Listen("udp4", "127.0.0.1:0", &Config{Compression: m.c, Frame: m.frame})
 			if err != nil {
 				t.Fatal(err)
 			}

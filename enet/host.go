@@ -135,6 +135,7 @@ type Host struct {
 
 	eventWake chan struct{}
 	sendWake  chan struct{}
+	frame     *frameSocket // the socket of a host that runs frames (Config.Frame), else nil
 	// handler, when set (Handle), takes the events instead of Service;
 	// dispatching is held by the goroutine calling it (dispatch).
 	handler     func(Event)
@@ -217,6 +218,14 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 		h.compressor = NewCompressor(s.Compression)
 	}
 	h.serviceTime = h.now()
+	if s.Frame > 0 && h.udp != nil {
+		if f := newFrameSocket(h.udp); f != nil {
+			h.frame, h.udp, h.batch = f, nil, nil
+			h.wg.Add(1)
+			go h.frameLoop()
+			return h, nil
+		}
+	}
 	// The read buffers are made here, not on the read loop, so that
 	// the host has them once NewHost returns.
 	var batch *batchReader
@@ -287,7 +296,12 @@ func Dial(ctx context.Context, network, address string, channels int, data uint3
 }
 
 // LocalAddr is the address of the host's socket.
-func (h *Host) LocalAddr() net.Addr { return h.conn.LocalAddr() }
+func (h *Host) LocalAddr() net.Addr {
+	if h.frame != nil {
+		return h.frame.local
+	}
+	return h.conn.LocalAddr()
+}
 
 // Stats returns the host's counters.
 func (h *Host) Stats() Stats {
@@ -613,6 +627,11 @@ func (h *Host) Close() error {
 	h.mu.Unlock()
 	h.write(out, chunks)
 	close(h.done)
+	if h.frame != nil {
+		h.frame.wake()
+		h.wg.Wait()
+		return h.frame.close()
+	}
 	err := h.conn.Close()
 	h.wg.Wait()
 	return err
@@ -635,6 +654,14 @@ func (h *Host) pushEvent(ev Event) {
 }
 
 func (h *Host) wakeSender() {
+	if h.frame != nil {
+		// The frame loop flushes each frame; only its idle wait needs
+		// waking.
+		if h.frame.idle.Load() {
+			h.frame.wake()
+		}
+		return
+	}
 	if h.readFlushes.Load() {
 		return // the read loop looks before it reads again
 	}
@@ -721,16 +748,7 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 		h.serviceTime = h.now()
 		h.reading = true
 		if batch != nil {
-			for i := range n {
-				b, ap, ok := batch.datagram(i)
-				h.stats.DatagramsReceived++
-				h.stats.BytesReceived += uint64(len(b))
-				if !ok {
-					h.stats.DatagramsDropped++
-					continue
-				}
-				h.handleDatagram(b, ap, nil)
-			}
+			h.handleBatch(batch, n)
 		} else if n > 0 || err == nil {
 			h.stats.DatagramsReceived++
 			h.stats.BytesReceived += uint64(n)
@@ -768,6 +786,20 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 			deadline = time.Time{}
 			h.udp.SetReadDeadline(deadline)
 		}
+	}
+}
+
+// handleBatch handles the n datagrams of r's last read, under h.mu.
+func (h *Host) handleBatch(r *batchReader, n int) {
+	for i := range n {
+		b, ap, ok := r.datagram(i)
+		h.stats.DatagramsReceived++
+		h.stats.BytesReceived += uint64(len(b))
+		if !ok {
+			h.stats.DatagramsDropped++
+			continue
+		}
+		h.handleDatagram(b, ap, nil)
 	}
 }
 
@@ -886,15 +918,7 @@ func (h *Host) sendLoop() {
 			h.mu.Unlock()
 			return
 		}
-		h.serviceTime = h.now()
-		if all && timeDiff(h.serviceTime, h.bwEpoch) >= bandwidthThrottleInterval {
-			h.bandwidthThrottle()
-		}
-		if all && timeDiff(h.serviceTime, h.trimEpoch) >= poolTrimInterval {
-			h.trimEpoch = h.serviceTime
-			h.trimPools()
-		}
-		h.sendOutgoing(all)
+		h.service(all)
 		out, chunks := h.takeOutbox()
 		handled := h.handler != nil && h.eventsHead < len(h.events)
 		h.mu.Unlock()
@@ -905,8 +929,42 @@ func (h *Host) sendLoop() {
 	}
 }
 
+// service is a pass of the send loop, under h.mu: every peer (all: the
+// timer's tick, with the bandwidth throttle and the free lists' trim once
+// their intervals have passed) or those with something new to send.
+func (h *Host) service(all bool) {
+	h.serviceTime = h.now()
+	if all && timeDiff(h.serviceTime, h.bwEpoch) >= bandwidthThrottleInterval {
+		h.bandwidthThrottle()
+	}
+	if all && timeDiff(h.serviceTime, h.trimEpoch) >= poolTrimInterval {
+		h.trimEpoch = h.serviceTime
+		h.trimPools()
+	}
+	h.sendOutgoing(all)
+}
+
 func (h *Host) write(out []datagram, chunks *arenaChunk) {
 	var sent, bytes uint64
+	if h.frame != nil {
+		sent, bytes = h.frame.write(out)
+	} else {
+		sent, bytes = h.writeConn(out)
+	}
+	h.mu.Lock()
+	h.stats.DatagramsSent += sent
+	h.stats.BytesSent += bytes
+	clear(out)
+	if h.outbox == nil {
+		h.outbox = out[:0]
+	}
+	h.freeArena(chunks)
+	h.mu.Unlock()
+}
+
+// writeConn writes out's datagrams on h.conn, in batches where it can,
+// and reports how many it sent and their bytes.
+func (h *Host) writeConn(out []datagram) (sent, bytes uint64) {
 	// One datagram goes by sendto: the batch call costs more for one.
 	batch := h.batch != nil && len(out) > 1
 	if batch {
@@ -931,15 +989,7 @@ func (h *Host) write(out []datagram, chunks *arenaChunk) {
 			bytes += uint64(len(d.b))
 		}
 	}
-	h.mu.Lock()
-	h.stats.DatagramsSent += sent
-	h.stats.BytesSent += bytes
-	clear(out)
-	if h.outbox == nil {
-		h.outbox = out[:0]
-	}
-	h.freeArena(chunks)
-	h.mu.Unlock()
+	return sent, bytes
 }
 
 // isTimeout reports whether a read failed for its deadline: at once for
