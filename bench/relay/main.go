@@ -18,6 +18,7 @@
 //	deliveries        calls received by clients (of clients×(clients−1)×rate×seconds scheduled)
 //	held              deliveries / scheduled
 //	cpu_ms_per_1k     host CPU (user+sys) per 1,000 deliveries
+//	sys_share         the part of it in the kernel (system time)
 //	rss_kb_per_client host resident memory growth per connected client (Godot's
 //	                  ENet host allocates its peer table when it starts: see rss_mb)
 //	rss_mb            host resident memory with every client connected
@@ -105,6 +106,7 @@ func serve(args []string) error {
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile of the host to this file")
 	flushDelay := fs.Duration("flush-delay", 0, "enet.Config.FlushDelay (0: the default; negative: none)")
 	writeDelay := fs.Duration("write-delay", 0, "WebSocket: WebSocketOptions.WriteDelay")
+	frame := fs.Duration("frame", 0, "ENet: enet.Config.Frame (run the host in frames of this length)")
 	noPoller := fs.Bool("no-poller", false, "WebSocket: WebSocketOptions.NoPoller (a reader goroutine per client)")
 	fs.Parse(args)
 	if *cpuprofile != "" {
@@ -137,6 +139,7 @@ func serve(args []string) error {
 		o.ENet.PeerLimit = min(c.clients+16, 4095)
 		o.ENet.MaxPeersPerIP = c.clients + 16
 		o.ENet.FlushDelay = *flushDelay
+		o.ENet.Frame = *frame
 		l, err = multiplayer.ListenENet(ctx, c.addr, o)
 	case "ws":
 		o := multiplayer.WebSocketOptions{Godot: variant.Godot3, WriteDelay: *writeDelay, NoPoller: *noPoller}
@@ -160,16 +163,19 @@ func serve(args []string) error {
 
 // result is what load prints.
 type result struct {
-	Transport      string  `json:"transport"`
-	Clients        int     `json:"clients"`
-	Rate           float64 `json:"rate"`
-	Reliable       bool    `json:"reliable"`
-	Seconds        float64 `json:"seconds"`
-	Scheduled      int64   `json:"scheduled"`
-	Deliveries     int64   `json:"deliveries"`
-	Held           float64 `json:"held"`
-	CPUms          float64 `json:"cpu_ms"`
-	CPUmsPer1k     float64 `json:"cpu_ms_per_1k"`
+	Transport  string  `json:"transport"`
+	Clients    int     `json:"clients"`
+	Rate       float64 `json:"rate"`
+	Reliable   bool    `json:"reliable"`
+	Seconds    float64 `json:"seconds"`
+	Scheduled  int64   `json:"scheduled"`
+	Deliveries int64   `json:"deliveries"`
+	Held       float64 `json:"held"`
+	CPUms      float64 `json:"cpu_ms"`
+	CPUmsPer1k float64 `json:"cpu_ms_per_1k"`
+	// SysShare is the part of CPUms spent in the kernel (system time):
+	// on loopback, mostly delivering the datagrams or frames sent.
+	SysShare       float64 `json:"sys_share"`
 	RSSkbPerClient float64 `json:"rss_kb_per_client"`
 	RSSmb          float64 `json:"rss_mb"`
 	// With --syscalls: the host's system calls per delivery, all of them
@@ -267,7 +273,7 @@ func load(args []string) error {
 		}()
 	}
 	time.Sleep(*warm)
-	cpu0, err := cpuMS(*pid)
+	cpu0, sys0, err := cpuMS(*pid)
 	if err != nil {
 		return err
 	}
@@ -285,7 +291,7 @@ func load(args []string) error {
 			return err
 		}
 	}
-	cpu1, err := cpuMS(*pid)
+	cpu1, sys1, err := cpuMS(*pid)
 	if err != nil {
 		return err
 	}
@@ -298,6 +304,9 @@ func load(args []string) error {
 	r.Deliveries = got1 - got0
 	r.Held = float64(r.Deliveries) / float64(r.Scheduled)
 	r.CPUms = cpu1 - cpu0
+	if r.CPUms > 0 {
+		r.SysShare = (sys1 - sys0) / r.CPUms
+	}
 	if r.Deliveries > 0 {
 		r.CPUmsPer1k = r.CPUms / (float64(r.Deliveries) / 1000)
 	}
@@ -315,8 +324,8 @@ func load(args []string) error {
 		if counter != nil {
 			extra = fmt.Sprintf(" %.3f | %.3f | %.3f | %.3f |", r.SyscallsPerDelivery, r.SendsPerDelivery, r.ReceivesPerDelivery, r.DatagramsPerDelivery)
 		}
-		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.1f %% | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
-			r.CPUmsPer1k, 100*r.Held, r.RSSkbPerClient, r.RSSmb, extra)
+		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.0f %% | %.1f %% | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
+			r.CPUmsPer1k, 100*r.SysShare, 100*r.Held, r.RSSkbPerClient, r.RSSmb, extra)
 		return err
 	}
 	return json.NewEncoder(os.Stdout).Encode(r)
@@ -377,10 +386,11 @@ func joinAll(ctx context.Context, c *common, got func()) ([]*multiplayer.Client,
 	return clients, nil
 }
 
-// cpuMS is the process's user+system CPU time in milliseconds.
-func cpuMS(pid int) (float64, error) {
-	d, err := procstat.CPU(pid)
-	return float64(d) / float64(time.Millisecond), err
+// cpuMS is the process's user+system CPU time, and its system time, in
+// milliseconds.
+func cpuMS(pid int) (all, sys float64, err error) {
+	u, s, err := procstat.Times(pid)
+	return float64(u+s) / float64(time.Millisecond), float64(s) / float64(time.Millisecond), err
 }
 
 // rssKB is the process's resident set in KiB.

@@ -19,26 +19,34 @@ const ticksPerSecond = 100
 // CPU returns the user and system CPU time process pid has used
 // (/proc/PID/stat fields 14 and 15).
 func CPU(pid int) (time.Duration, error) {
+	user, sys, err := Times(pid)
+	return user + sys, err
+}
+
+// Times returns the user and the system CPU time process pid has used,
+// apart (/proc/PID/stat fields 14 and 15): the system time of a network
+// server is mostly the kernel's work for its sockets.
+func Times(pid int) (user, sys time.Duration, err error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	// The command name (field 2) may hold spaces: count from after it.
 	s := string(b)
 	i := strings.LastIndexByte(s, ')')
 	if i < 0 {
-		return 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
+		return 0, 0, fmt.Errorf("/proc/%d/stat: no command name", pid)
 	}
 	f := strings.Fields(s[i+1:]) // f[0] is field 3
 	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
+		return 0, 0, fmt.Errorf("/proc/%d/stat: %d fields", pid, len(f)+2)
 	}
 	ut, err1 := strconv.ParseInt(f[11], 10, 64)
 	st, err2 := strconv.ParseInt(f[12], 10, 64)
 	if err := errors.Join(err1, err2); err != nil {
-		return 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
+		return 0, 0, fmt.Errorf("/proc/%d/stat: %w", pid, err)
 	}
-	return time.Duration(ut+st) * time.Second / ticksPerSecond, nil
+	return time.Duration(ut) * time.Second / ticksPerSecond, time.Duration(st) * time.Second / ticksPerSecond, nil
 }
 
 // RSS returns the resident set of process pid in bytes (/proc/PID/status,

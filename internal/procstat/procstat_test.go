@@ -45,6 +45,20 @@ func TestSelf(t *testing.T) {
 		t.Errorf("RSS %d, then %d after touching 64 MiB", rss, rss2)
 	}
 	runtime.KeepAlive(big)
+	// Reading a file is system time; the loop above was user time.
+	u0, s0, err := Times(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 1<<20; i++ {
+		if _, s1, _ := Times(pid); s1 > s0 {
+			break
+		}
+	}
+	u1, s1, _ := Times(pid)
+	if s1 <= s0 || u1 < u0 || u0 < c0-s0 {
+		t.Errorf("Times went from user %v sys %v to user %v sys %v (CPU before %v)", u0, s0, u1, s1, c0)
+	}
 	if _, err := CPU(-1); err == nil {
 		t.Error("CPU of pid -1: no error")
 	}
