@@ -108,10 +108,11 @@ Flags:
                      handshakes in progress included (default 64)
   --max-packet N     largest packet in bytes (default 65536)
   --idle D           drop a client silent for this long (default 0: never)
-  --write-delay D    WebSocket: handle the clients' messages at most once
-                     every D while busy and send what that queued together,
-                     as Godot's own host does once a frame (about 7ms):
-                     less CPU per message, up to D more latency (default 0)
+  --write-delay D    handle the clients' messages at most once every D while
+                     busy and send what that queued together, as Godot's
+                     own host does once a frame (about 7ms), over WebSocket
+                     and ENet: less CPU per message, up to D more latency
+                     (default 0)
   --max-text N       cut every piece of text a client controls (arguments,
                      node paths, method names, errors quoting them) after
                      N bytes in what is printed (default 300; 0: never)
@@ -156,7 +157,7 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	drainTimeout := fs.Duration("drain-timeout", multiplayer.DefaultFlushTimeout, "time to send what is queued")
 	maxPacket := fs.Int("max-packet", multiplayer.DefaultMaxPacketSize, "largest packet")
 	idle := fs.Duration("idle", 0, "idle timeout")
-	writeDelay := fs.Duration("write-delay", 0, "WebSocket: handle and send at most once every D")
+	writeDelay := fs.Duration("write-delay", 0, "handle and send at most once every D (WebSocket and ENet)")
 	maxPerIP := fs.Int("max-per-ip", multiplayer.DefaultMaxPeersPerIP, "most clients from one IP address")
 	maxText := fs.Int("max-text", loglimit.DefaultMaxText, "cut printed client text")
 	logRate := fs.Int("log-rate", 10, "lines a second of one kind")
@@ -363,7 +364,8 @@ func hostMain(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		l, err := multiplayer.ListenENet(ctx, enetListen, multiplayer.ENetOptions{
 			Godot:       fam,
 			Compression: mode,
-			ENet:        enet.Config{PeerLimit: min(*maxPeers, 4095), MaxPacketSize: *maxPacket + 8}, // Godot 3's header
+			ENet: enet.Config{PeerLimit: min(*maxPeers, 4095), MaxPacketSize: *maxPacket + 8, // Godot 3's header
+				Frame: *writeDelay},
 		})
 		if err != nil {
 			fmt.Fprintln(stderr, "gdvar host:", err)

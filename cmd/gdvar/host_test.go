@@ -118,7 +118,8 @@ func TestHostCommandGodot3(t *testing.T) {
 }
 
 // Two Godot 3.2.3 games join gdvar host --enet with Zstandard
-// compression and play through it; a WebSocket listener shares the host.
+// compression and play through it, the host running in 7 ms frames
+// (--write-delay); a WebSocket listener shares the host.
 func TestHostCommandENetGodot3(t *testing.T) {
 	enginetest.Godot3(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -126,7 +127,7 @@ func TestHostCommandENetGodot3(t *testing.T) {
 	var stdout, stderr syncBuffer
 	done := make(chan int)
 	go func() {
-		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--enet", "127.0.0.1:0", "--compress", "zstd", "--godot", "3"}, &stdout, &stderr)
+		done <- hostMain(ctx, []string{"--ws", "127.0.0.1:0", "--enet", "127.0.0.1:0", "--compress", "zstd", "--godot", "3", "--write-delay", "7ms"}, &stdout, &stderr)
 	}()
 	addrRE := regexp.MustCompile(`enet://127\.0\.0\.1:(\d+) \(compression zstd\)`)
 	waitUntil(t, "the host to listen", func() bool { return addrRE.MatchString(stderr.String()) })
