@@ -17,8 +17,10 @@ require (
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/pandatix/go-abnf v0.5.5 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )
 
-require golang.org/x/net v0.62.0
+require (
+	golang.org/x/net v0.62.0
+	golang.org/x/sys v0.49.0
+)
