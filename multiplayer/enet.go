@@ -93,9 +93,12 @@ type enetLink struct {
 	server bool   // the link is the host's side
 	id     PeerID // host side: the client's id; client side: our own id
 	max    int
-	host   *enet.Host    // client side: the host the link owns
-	stop   func()        // client side: ends the service loop
-	done   chan struct{} // client side: the service loop has ended
+	// channels is the peer's channel count, asked once (it takes the
+	// ENet host's lock).
+	channels int
+	host     *enet.Host    // client side: the host the link owns
+	stop     func()        // client side: ends the service loop
+	done     chan struct{} // client side: the service loop has ended
 
 	held []byte // the packet of the frame ReadFrame returned last, given back to ENet at the next read
 
@@ -118,7 +121,11 @@ func newENetLink(p *enet.Peer, o ENetOptions, server bool, id PeerID) *enetLink 
 	if m <= 0 {
 		m = DefaultMaxQueuedBytes
 	}
-	return &enetLink{peer: p, godot3: o.Godot == variant.Godot3, server: server, id: id, max: m}
+	l := &enetLink{peer: p, godot3: o.Godot == variant.Godot3, server: server, id: id, max: m}
+	if p != nil {
+		l.channels = p.ChannelCount() // fixed once connected
+	}
+	return l
 }
 
 // ClientID is the id the client chose (its connect data). A Host admits
@@ -379,7 +386,7 @@ func (l *enetLink) decode(ev enet.Event) (f Frame, ok bool, err error) {
 // engine's put_packet chooses them. A transfer channel the connection
 // does not have falls back to the mode's channel.
 func (l *enetLink) channelFlags(f Frame) (uint8, enet.Flags) {
-	n := l.peer.ChannelCount()
+	n := l.channels
 	if !l.godot3 {
 		ch, flags := enet.Godot4Channel(f.Channel, f.Mode == Reliable, f.Mode == UnreliableOrdered)
 		if int(ch) >= n {
