@@ -403,6 +403,7 @@ func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error {
 	pc.written, _ = h.(PollWriteHandler)
 	pc.parser = wsParser{maxSize: t.maxSize, msg: budgetedBuf{budget: t.budget}}
 	pc.in.budget = t.budget
+	pc.out.budget = t.budget
 	pc.idle, pc.frameTO = c.cfg.timeouts(true)
 	if o.IdleTimeout > 0 && (pc.idle <= 0 || o.IdleTimeout < pc.idle) {
 		pc.idle = o.IdleTimeout
@@ -484,8 +485,8 @@ type pollConn struct {
 	finished   bool
 
 	wmu       sync.Mutex
-	out       []byte  // queued output: out[wpos:] is still to write
-	outp      *[]byte // the pooled buffer out began in; nil: none
+	out       budgetedBuf // queued output: out.b[wpos:] is still to write; its capacity is charged to the BufferBudget
+	outp      *[]byte     // out.b's pooled backing array; nil: none
 	wpos      int
 	dirty     bool  // in the loop's dirty list
 	waitOut   bool  // waiting for EPOLLOUT
@@ -753,7 +754,7 @@ func (pc *pollConn) finish() {
 	pc.wmu.Lock()
 	syscall.Close(pc.fd)
 	pc.fd = -1
-	left := len(pc.out) - pc.wpos
+	left := len(pc.out.b) - pc.wpos
 	pc.putOut()
 	if pc.werr == nil {
 		pc.werr = net.ErrClosed
@@ -828,40 +829,60 @@ const pollOutKeep = 4 << 10
 
 var pollOutPool = sync.Pool{New: func() any { b := make([]byte, 0, pollOutKeep); return &b }}
 
-// getOut takes a pooled output buffer; wmu is held.
-func (pc *pollConn) getOut() {
-	pc.outp = pollOutPool.Get().(*[]byte)
-	pc.out = (*pc.outp)[:0]
-}
-
-// putOut gives the output buffer back (the pooled one it began in, if it
-// outgrew it); wmu is held.
+// putOut gives the output buffer back, to the pool if it is the pooled
+// one, and its charge to the budget; wmu is held.
 func (pc *pollConn) putOut() {
 	if pc.outp != nil {
 		pollOutPool.Put(pc.outp)
 		pc.outp = nil
 	}
-	pc.out, pc.wpos = nil, 0
+	pc.out.release()
+	pc.wpos = 0
 }
 
-// queueLocked reserves room for n more bytes of output; wmu is held.
+// outRoomLocked makes room in the output buffer for n more bytes: a pooled
+// buffer when they fit in one, else a buffer of the size needed (twice the
+// last, up to MaxPending), what was written of it dropped first; its
+// capacity is charged to the BufferBudget. False, with nothing changed,
+// when the budget does not allow it; wmu is held.
+func (pc *pollConn) outRoomLocked(n int) bool {
+	need := len(pc.out.b) - pc.wpos + n
+	if pc.out.b == nil && need <= pollOutKeep {
+		if !pc.out.reserve(pollOutKeep) {
+			return false
+		}
+		pc.outp = pollOutPool.Get().(*[]byte)
+		pc.out.b = (*pc.outp)[:0]
+		return true
+	}
+	if pc.wpos > 0 && (pc.wpos == len(pc.out.b) || need > cap(pc.out.b)) {
+		pc.out.b = pc.out.b[:copy(pc.out.b, pc.out.b[pc.wpos:])]
+		pc.wpos = 0
+	}
+	if need <= cap(pc.out.b) {
+		return true
+	}
+	if !pc.out.growTo(max(need, min(2*cap(pc.out.b), pc.maxPending))) {
+		return false
+	}
+	if pc.outp != nil { // grown out of the pooled buffer
+		pollOutPool.Put(pc.outp)
+		pc.outp = nil
+	}
+	return true
+}
+
+// roomLocked reserves room for n more bytes of output; wmu is held.
 func (pc *pollConn) roomLocked(n int) error {
 	switch {
 	case pc.werr != nil:
 		return pc.werr
 	case pc.closeSent:
 		return errWSClosing
-	case len(pc.out)-pc.wpos+n > pc.maxPending:
+	case len(pc.out.b)-pc.wpos+n > pc.maxPending:
 		return fmt.Errorf("%w (%d bytes)", ErrPendingFull, pc.maxPending)
-	}
-	if pc.out == nil {
-		if n <= pollOutKeep {
-			pc.getOut()
-		} else {
-			pc.out = make([]byte, 0, n)
-		}
-	} else if pc.wpos > 0 && pc.wpos == len(pc.out) {
-		pc.out, pc.wpos = pc.out[:0], 0
+	case !pc.outRoomLocked(n):
+		return fmt.Errorf("%w: %w", ErrPendingFull, frame.ErrBudget)
 	}
 	return nil
 }
@@ -891,8 +912,8 @@ func (pc *pollConn) flushLocked() {
 		return
 	}
 	start := pc.wpos
-	for pc.wpos < len(pc.out) {
-		n, err := syscall.Write(pc.fd, pc.out[pc.wpos:])
+	for pc.wpos < len(pc.out.b) {
+		n, err := syscall.Write(pc.fd, pc.out.b[pc.wpos:])
 		if n > 0 {
 			pc.wpos += n
 		}
@@ -919,7 +940,7 @@ func (pc *pollConn) flushLocked() {
 	if n := pc.wpos - start; n > 0 && pc.written != nil {
 		pc.written.Written(n)
 	}
-	if pc.wpos == len(pc.out) {
+	if pc.wpos == len(pc.out.b) {
 		pc.putOut()
 		pc.stall = 0
 		if pc.waitOut {
@@ -931,19 +952,20 @@ func (pc *pollConn) flushLocked() {
 }
 
 // appendControlLocked queues a control frame, past the pending limit if
-// need be (it is short); wmu is held.
+// need be (it is short; dropped only when the buffer budget is spent);
+// wmu is held.
 func (pc *pollConn) appendControlLocked(mt int, data []byte) {
-	if pc.out == nil {
-		pc.getOut()
+	if !pc.outRoomLocked(2 + len(data)) {
+		return
 	}
-	pc.out = append(pc.out, 0x80|byte(mt), byte(len(data)))
-	pc.out = append(pc.out, data...)
+	pc.out.b = append(pc.out.b, 0x80|byte(mt), byte(len(data)))
+	pc.out.b = append(pc.out.b, data...)
 }
 
 // control queues a control frame (a pong), written at the round's end.
 func (pc *pollConn) control(mt int, data []byte) {
 	pc.wmu.Lock()
-	if pc.werr == nil && !pc.closeSent && len(pc.out)-pc.wpos+len(data) <= pc.maxPending {
+	if pc.werr == nil && !pc.closeSent && len(pc.out.b)-pc.wpos+len(data) <= pc.maxPending {
 		pc.appendControlLocked(mt, data)
 		pc.scheduleLocked()
 	}
@@ -976,9 +998,9 @@ func (pc *pollConn) writeBatch(ps []net.Buffers) error {
 		return err
 	}
 	for _, p := range ps {
-		pc.out = appendWSHeader(pc.out, buffersLen(p))
+		pc.out.b = appendWSHeader(pc.out.b, buffersLen(p))
 		for _, piece := range p {
-			pc.out = append(pc.out, piece...)
+			pc.out.b = append(pc.out.b, piece...)
 		}
 	}
 	pc.scheduleLocked()

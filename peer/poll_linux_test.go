@@ -25,6 +25,6 @@ func TestPollIdleHoldsNoBuffer(t *testing.T) {
 	waitUntil(t, "the output buffer to be let go", func() bool {
 		pc.wmu.Lock()
 		defer pc.wmu.Unlock()
-		return pc.out == nil
+		return pc.out.b == nil && pc.out.held == 0
 	})
 }
