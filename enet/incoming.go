@@ -484,11 +484,33 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 	list := &p.sentReliable
 	wasSent := true
 	var prev, oc *outCmd
-	for o := list.head; o != nil; prev, o = o, o.next {
+	// From where the last one was found to the tail, then from the head
+	// to there: a (sequence number, channel) is in the list once at most,
+	// so the order of the search changes only its length.
+	var from *outCmd
+	if p.ackAfterOK {
+		from = p.ackAfter
+	}
+	start := list.head
+	if from != nil {
+		start = from.next
+	}
+	for pv, o := from, start; o != nil; pv, o = o, o.next {
 		if o.reliableSeq == seq && o.cmd.channelID == channelID {
-			oc = o
+			prev, oc = pv, o
 			break
 		}
+	}
+	if oc == nil && from != nil {
+		for pv, o := (*outCmd)(nil), list.head; o != nil && pv != from; pv, o = o, o.next {
+			if o.reliableSeq == seq && o.cmd.channelID == channelID {
+				prev, oc = pv, o
+				break
+			}
+		}
+	}
+	if oc != nil {
+		p.ackAfter, p.ackAfterOK = prev, true
 	}
 	if oc == nil {
 		wasSent = false

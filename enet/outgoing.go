@@ -219,6 +219,7 @@ func (h *Host) checkTimeouts(p *Peer) bool {
 		p.packetsLost++
 		oc.roundTripTimeout *= 2
 		p.sentReliable.remove(prev, oc)
+		p.ackAfter, p.ackAfterOK = nil, false
 		if oc.data != nil {
 			p.reliableDataInTransit -= oc.fragmentLength
 			resendData.push(oc)

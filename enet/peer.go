@@ -77,7 +77,11 @@ type Peer struct {
 	// holds those used so far, up to the highest one used, each allocated
 	// when first used.
 	channelCount uint8
-	channels     []*channel
+	// ended: the connection has ended; everUp: it was ever connected
+	// (next to the small fields above, where they take no room of their
+	// own).
+	ended, everUp bool
+	channels      []*channel
 
 	incomingBandwidth, outgoingBandwidth                           uint32
 	incomingBandwidthThrottleEpoch, outgoingBandwidthThrottleEpoch uint32
@@ -106,7 +110,15 @@ type Peer struct {
 	ackedData uint32
 	// windowFull: the reliable window held back a packet at the last
 	// datagram built (an acknowledgement may free it: flush at once).
-	windowFull           bool
+	windowFull bool
+	// ackAfter, when ackAfterOK, is the command of sentReliable before
+	// the one the last acknowledgement removed (nil: the head), where the
+	// search for the next begins: acknowledgements come mostly in the
+	// order the commands were sent, and commands lost in transit stay at
+	// the head until resent. Only removeSentReliable keeps it; any other
+	// change to sentReliable but a push clears ackAfterOK.
+	ackAfterOK           bool
+	ackAfter             *outCmd
 	sentReliable         outList
 	outgoing             outList
 	outgoingSendReliable outList
@@ -125,8 +137,6 @@ type Peer struct {
 	// connection has ended (ended), made when first asked for.
 	connectedCh chan struct{}
 	closedCh    chan struct{}
-	ended       bool
-	everUp      bool
 }
 
 // channel returns channel i (below channelCount), allocating it on first
@@ -628,6 +638,7 @@ func (h *Host) resetQueues(p *Peer) {
 	p.acks = nil
 	p.ackedData = 0
 	p.sentReliable = outList{}
+	p.ackAfter, p.ackAfterOK = nil, false
 	p.outgoing = outList{}
 	p.outgoingSendReliable = outList{}
 	h.uncharge(p, p.queued)
