@@ -39,6 +39,13 @@
 // On Linux the host reads up to 16 datagrams per system call (recvmmsg),
 // and flushes what a read caused from the goroutine that read it.
 //
+// Config.Frame runs a host as a game's main loop runs ENet: once a frame
+// (Godot's headless server: about 7 ms) one goroutine reads what came,
+// handles it, services the peers and sends what is new, then sleeps out
+// the frame in the kernel. On Linux that costs one wake a frame, whatever
+// the traffic, and no work of Go's scheduler per datagram; what is sent
+// waits up to a frame, as with the engine.
+//
 // Peer.Send may be called from any goroutine; it copies the packet and
 // returns at once. Flags select the delivery: Reliable (ordered per
 // channel, resent until acknowledged), 0 (unreliable, sequenced: a packet

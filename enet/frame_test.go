@@ -124,20 +124,77 @@ func TestFrameOneGoroutine(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("frames run on Linux")
 	}
-	count := func(cfg *Config) int {
-		before := runtime.NumGoroutine()
-		h, err := Listen("udp4", "127.0.0.1:0", cfg)
-		if err != nil {
-			t.Fatal(err)
+	// Goroutines of earlier tests may still be ending or starting: a
+	// few tries for the count wanted.
+	count := func(cfg *Config, want int) int {
+		n := 0
+		for range 5 {
+			before := runtime.NumGoroutine()
+			h, err := Listen("udp4", "127.0.0.1:0", cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n = runtime.NumGoroutine() - before
+			h.Close()
+			if n == want {
+				break
+			}
 		}
-		n := runtime.NumGoroutine() - before
-		h.Close()
 		return n
 	}
-	if loops, frames := count(nil), count(&Config{Frame: time.Millisecond}); loops != 2 || frames != 1 {
+	if loops, frames := count(nil, 2), count(&Config{Frame: time.Millisecond}, 1); loops != 2 || frames != 1 {
 		t.Errorf("goroutines: %d without Frame, %d with (want 2 and 1)", loops, frames)
 	}
 	if _, err := Listen("udp4", "127.0.0.1:0", &Config{Frame: -1}); err == nil {
 		t.Error("a negative Frame was taken")
+	}
+}
+
+// TestFrameFlood: a host that runs frames reads at most frameReads
+// batches a frame, so a flood of junk from one address cannot hold back
+// the frame's flush: a connected peer is still answered while it lasts.
+func TestFrameFlood(t *testing.T) {
+	srv, cli, _, cp := pair(t, &Config{Frame: 5 * time.Millisecond}, nil, 1)
+	srv.Handle(func(ev Event) {
+		if ev.Type == EventReceive {
+			ev.Peer.Send(0, ev.Packet, Reliable)
+		}
+	})
+	junk, err := net.Dial("udp4", srv.LocalAddr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer junk.Close()
+	stop := make(chan struct{})
+	flooded := make(chan int)
+	go func() {
+		n := 0
+		b := make([]byte, 600)
+		for {
+			select {
+			case <-stop:
+				flooded <- n
+				return
+			default:
+			}
+			for range 64 {
+				junk.Write(b)
+				n++
+			}
+		}
+	}()
+	for i := range 20 {
+		msg := []byte{byte(i)}
+		if err := cp.Send(0, msg, Reliable); err != nil {
+			t.Fatal(err)
+		}
+		if ev := nextOf(t, cli, EventReceive, 5*time.Second); !bytes.Equal(ev.Packet, msg) {
+			t.Fatalf("echo %d: %v", i, ev.Packet)
+		}
+	}
+	close(stop)
+	n := <-flooded
+	if st := srv.Stats(); st.DatagramsDropped == 0 || n < 1000 {
+		t.Errorf("the flood: %d datagrams sent, %d dropped by the host", n, st.DatagramsDropped)
 	}
 }
