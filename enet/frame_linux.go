@@ -28,11 +28,12 @@ type frameSocket struct {
 	// then wakes it.
 	idle atomic.Bool
 
-	wmu   sync.Mutex // the write state below
-	hdrs  [maxBatch]mmsghdr
-	iovs  [maxBatch]syscall.Iovec
-	addrs [maxBatch]syscall.RawSockaddrInet6
-	zones map[string]uint32 // interface indexes of IPv6 zones
+	wmu    sync.Mutex // the write state below, and closed
+	closed bool       // the descriptors are closed: a late Flush or wake must not touch their numbers
+	hdrs   [maxBatch]mmsghdr
+	iovs   [maxBatch]syscall.Iovec
+	addrs  [maxBatch]syscall.RawSockaddrInet6
+	zones  map[string]uint32 // interface indexes of IPv6 zones
 }
 
 // newFrameSocket takes c's descriptor out of Go's poller and closes c,
@@ -99,12 +100,22 @@ func (f *frameSocket) wait(d time.Duration, socket bool) {
 
 // wake ends a wait; a wait that starts later returns at once.
 func (f *frameSocket) wake() {
-	one := [8]byte{1}
-	syscall.Write(f.efd, one[:])
+	f.wmu.Lock()
+	if !f.closed {
+		one := [8]byte{1}
+		syscall.Write(f.efd, one[:])
+	}
+	f.wmu.Unlock()
 }
 
 // close closes the descriptors, once the loop has ended.
 func (f *frameSocket) close() error {
+	f.wmu.Lock()
+	defer f.wmu.Unlock()
+	if f.closed {
+		return nil
+	}
+	f.closed = true
 	err := syscall.Close(f.fd)
 	syscall.Close(f.efd)
 	if err != nil {
@@ -137,6 +148,9 @@ const writeStall = 20 * time.Millisecond
 func (f *frameSocket) write(out []datagram) (sent, bytes uint64) {
 	f.wmu.Lock()
 	defer f.wmu.Unlock()
+	if f.closed {
+		return 0, 0
+	}
 	var stalled time.Duration
 	for i := 0; i < len(out); {
 		n := 0

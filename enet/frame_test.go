@@ -109,6 +109,7 @@ func TestFrameClose(t *testing.T) {
 		if err := srv.Close(); err != nil {
 			t.Fatal("second Close:", err)
 		}
+		srv.Flush() // writes nothing: the descriptor's number may be another file's by now
 		// The port is free again: the socket was closed.
 		c, err := net.ListenPacket("udp4", srv.LocalAddr().String())
 		if err != nil {
