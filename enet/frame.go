@@ -10,6 +10,11 @@ import (
 // hold back the frame's flush.
 const frameReads = 64
 
+// frameSendPasses bounds the passes over the peers a frame makes (each
+// up to maxDatagramsPerPass datagrams a peer), so that a peer with a
+// large queue cannot keep the loop from reading.
+const frameSendPasses = 64
+
 // frameIdleWait is how long a frame host with no peer waits for a
 // datagram before it looks at its free lists again (pools.go).
 const frameIdleWait = poolTrimInterval * time.Millisecond
@@ -40,10 +45,26 @@ func (h *Host) frameLoop() {
 		}
 		h.lastFlush = start
 		h.service(all)
-		out, chunks := h.takeOutbox()
-		busy := got > 0 || failed || len(out) > 0
-		h.mu.Unlock()
-		h.write(out, chunks)
+		busy := got > 0 || failed
+		for pass := 1; ; pass++ {
+			out, chunks := h.takeOutbox()
+			busy = busy || len(out) > 0
+			more := pass < frameSendPasses && h.anyCapped()
+			h.mu.Unlock()
+			h.write(out, chunks)
+			if !more {
+				break
+			}
+			// A peer had more than a pass's datagrams to send: another
+			// pass, as libenet sends all a peer has in one service call.
+			h.mu.Lock()
+			if h.closed {
+				h.mu.Unlock()
+				return
+			}
+			h.serviceTime = h.now()
+			h.sendOutgoing(false)
+		}
 		h.dispatch() // what the service caused (timeouts, disconnections)
 		// A goroutine that only ever blocks in system calls keeps its P's
 		// schedule tick, and the runtime's monitor takes the P back from
@@ -103,6 +124,17 @@ func (h *Host) frameRead(f *frameSocket) (got int, failed bool) {
 		}
 	}
 	return got, false
+}
+
+// anyCapped reports, under h.mu, whether a peer's last pass ended with
+// more to send.
+func (h *Host) anyCapped() bool {
+	for _, p := range h.dirty {
+		if p.capped {
+			return true
+		}
+	}
+	return false
 }
 
 // anyPeer reports, under h.mu, whether a peer slot is in use.

@@ -253,3 +253,60 @@ func TestBulkNotThrottledByFlushDelay(t *testing.T) {
 		t.Errorf("the transfer took %v after its first packet: FlushDelay held it back", d)
 	}
 }
+
+// TestUnreliableBulkNotPaced: unreliable packets queued faster than one
+// pass sends go out without waiting for FlushDelay between passes, as
+// libenet sends all a peer has in one service call: 300 packets of 1 KB
+// (five passes of 64 datagrams) with a FlushDelay of one second.
+func TestUnreliableBulkNotPaced(t *testing.T) {
+	for _, frames := range []bool{false, true} {
+		cfg := &Config{FlushDelay: time.Second}
+		if frames {
+			cfg = &Config{Frame: time.Second}
+		}
+		srv, err := Listen("udp4", "127.0.0.1:0", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const n, size = 300, 1000
+		got := make(chan int, n)
+		srv.Handle(func(ev Event) {
+			if ev.Type == EventReceive {
+				got <- len(ev.Packet)
+				srv.ReleasePacket(ev.Packet)
+			}
+		})
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 7, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(50 * time.Millisecond) // the handshake's flush is past: the next waits for none
+		before := cli.Stats().DatagramsSent
+		data := make([]byte, size)
+		for range n {
+			if err := cp.Send(0, data, Unsequenced); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The first pass may wait for the delay or the frame; the rest
+		// must not (the receiver's socket may drop some of the burst:
+		// what is sent is what is counted).
+		for cli.Stats().DatagramsSent == before {
+			if ctx.Err() != nil {
+				t.Fatalf("frames %v: nothing sent", frames)
+			}
+			time.Sleep(time.Millisecond)
+		}
+		deadline := time.Now().Add(500 * time.Millisecond)
+		for cli.Stats().DatagramsSent-before < n && time.Now().Before(deadline) {
+			time.Sleep(5 * time.Millisecond)
+		}
+		if sent := cli.Stats().DatagramsSent - before; sent < n {
+			t.Errorf("frames %v: %d of %d datagrams sent within 500 ms of the first: the passes waited for the delay", frames, sent, n)
+		}
+		cancel()
+		cli.Close()
+		srv.Close()
+	}
+}

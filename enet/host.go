@@ -804,18 +804,19 @@ func (h *Host) handleBatch(r *batchReader, n int) {
 }
 
 // flushNow reports, under h.mu, whether a peer with something new to
-// send would gain nothing from FlushDelay and lose by it: its reliable
+// send would gain nothing from FlushDelay and lose by it: its last pass
+// ended at maxDatagramsPerPass with more to send (libenet sends all a
+// peer has in one service call), its reliable
 // window held packets back (the acknowledgements just read may let them
 // go, and a bulk sender's rate is its window per round trip, to which a
-// delay would add), it has a datagram's worth of reliable packets
-// queued (they fill datagrams without waiting; unreliable ones keep the
-// delay, which paces a burst the receiver's socket could not take), or
+// delay would add), it has a datagram's worth of packets queued,
+// reliable or not (they fill datagrams without waiting), or
 // it is owed acknowledgements for a
 // quarter of the window or a datagram's worth of them (the other side
 // may be such a sender, waiting for them).
 func (h *Host) flushNow() bool {
 	for _, p := range h.dirty {
-		if p.windowFull || p.outgoingSendReliable.len() >= maxPacketCommands ||
+		if p.windowFull || p.capped || p.outgoingSendReliable.len() >= maxPacketCommands || p.outgoing.len() >= maxPacketCommands ||
 			p.ackedData >= max(p.windowSize, minWindowSize)/4 ||
 			len(p.acks)*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
 			return true
@@ -894,6 +895,9 @@ func (h *Host) sendLoop() {
 			// is at once, so a lone packet waits for nothing.
 			h.mu.Lock()
 			wait := h.cfg.FlushDelay - time.Since(h.lastFlush)
+			if h.flushNow() {
+				wait = 0
+			}
 			h.mu.Unlock()
 			if h.cfg.FlushDelay > 0 && wait > 0 {
 				delay.Reset(wait)

@@ -47,6 +47,7 @@ func (h *Host) servicePeer(p *Peer) {
 
 // sendPeer builds and queues the peer's datagrams.
 func (h *Host) sendPeer(p *Peer, checkTimeouts bool) {
+	p.capped = false
 	for n := 0; n < maxDatagramsPerPass; n++ {
 		if p.state == stateDisconnected || p.state == stateZombie {
 			return
@@ -59,6 +60,10 @@ func (h *Host) sendPeer(p *Peer, checkTimeouts bool) {
 			return
 		}
 	}
+	// More to send: the next pass goes at once (flushNow; the frame loop
+	// runs passes until none is capped), the other peers having had
+	// their turn meanwhile.
+	p.capped = true
 	h.markDirty(p)
 	h.wakeSender()
 }

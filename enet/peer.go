@@ -131,6 +131,7 @@ type Peer struct {
 	pending     bool // counted in host.pending
 	dirty       bool
 	cont        bool // continue sending
+	capped      bool // the last pass ended at maxDatagramsPerPass with more to send
 
 	// connectedCh is closed when a connection this host started is up
 	// (nil for a peer that connected to us); closedCh when the
