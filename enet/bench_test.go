@@ -3,6 +3,7 @@ package enet
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"runtime"
 	"strconv"
@@ -12,7 +13,7 @@ import (
 	"time"
 )
 
-// Throughput on loopback: b.N packets of 64 bytes from a sender to a
+// Throughput on loopback: b.N packets of 64 bytes or 1 KB from a sender to a
 // receiver, each side Go or the C library; the receiver counts what it
 // received and answers a final "done" with "done N". Reported: packets
 // received per second (pkt/s, counted at the receiver: unreliable packets
@@ -20,7 +21,23 @@ import (
 // (delivered%). The Go host runs on the benchmark's process; the C side is
 // testdata/enetpeer.c.
 
-const benchPacket = 64
+// benchSizes are the packet sizes each mode is measured with.
+var benchSizes = []int{64, 1024}
+
+// benchModes runs fn for reliable and unreliable packets of each size,
+// as sub-benchmarks named mode/size: flags for a Go sender, cflags for
+// the C one.
+func benchModes(b *testing.B, fn func(b *testing.B, flags Flags, cflags string, size int)) {
+	for _, kind := range []string{"reliable", "unreliable"} {
+		for _, size := range benchSizes {
+			b.Run(fmt.Sprintf("%s/%dB", kind, size), func(b *testing.B) {
+				flags, cflags := benchFlags(kind)
+				b.SetBytes(int64(size))
+				fn(b, flags, cflags, size)
+			})
+		}
+	}
+}
 
 // goSink serves h until ctx ends, counting packets and answering "done"
 // with "done N", N the packets received before it.
@@ -50,10 +67,16 @@ var pushBack = &Config{MaxOutgoingData: 16 << 20}
 
 // goSend sends n packets with flags and "done", waits for the answer and
 // reports what the receiver counted.
-func goSend(b *testing.B, h *Host, p *Peer, n int, flags Flags) {
+func goSend(b *testing.B, h *Host, p *Peer, n, size int, flags Flags) {
 	start, cpu0 := time.Now(), processCPU()
-	data := make([]byte, benchPacket)
+	data := make([]byte, size)
 	for i := 0; i < n; i++ {
+		// As the C sender (testdata/enetpeer.c): at most 256 commands
+		// queued and 1 MiB of reliable data in flight, so that both
+		// feed their host alike.
+		for !p.roomForBench() {
+			time.Sleep(20 * time.Microsecond)
+		}
 		for {
 			err := p.Send(0, data, flags)
 			if err == nil {
@@ -82,6 +105,14 @@ func goSend(b *testing.B, h *Host, p *Peer, n int, flags Flags) {
 			return
 		}
 	}
+}
+
+// roomForBench reports whether the peer has fewer than 256 commands
+// queued and less than 1 MiB of reliable data in flight.
+func (p *Peer) roomForBench() bool {
+	p.host.mu.Lock()
+	defer p.host.mu.Unlock()
+	return p.outgoing.len()+p.outgoingSendReliable.len() < 256 && p.reliableDataInTransit < 1<<20
 }
 
 // reportReceived reports the receiver's count of sent packets, and the
@@ -113,57 +144,49 @@ func benchFlags(name string) (Flags, string) {
 }
 
 func BenchmarkGoToGo(b *testing.B) {
-	for _, kind := range []string{"reliable", "unreliable"} {
-		b.Run(kind, func(b *testing.B) {
-			flags, _ := benchFlags(kind)
-			srv, err := Listen("udp4", "127.0.0.1:0", nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer srv.Close()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			go goSink(ctx, srv)
-			cli, p, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 0, pushBack)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cli.Close()
-			b.ReportAllocs()
-			b.SetBytes(benchPacket)
-			b.ResetTimer()
-			goSend(b, cli, p, b.N, flags)
-		})
-	}
+	benchModes(b, func(b *testing.B, flags Flags, _ string, size int) {
+		srv, err := Listen("udp4", "127.0.0.1:0", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer srv.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go goSink(ctx, srv)
+		cli, p, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 0, pushBack)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cli.Close()
+		b.ReportAllocs()
+		b.ResetTimer()
+		goSend(b, cli, p, b.N, size, flags)
+	})
 }
 
 func BenchmarkGoToC(b *testing.B) {
-	for _, kind := range []string{"reliable", "unreliable"} {
-		b.Run(kind, func(b *testing.B) {
-			flags, _ := benchFlags(kind)
-			c := startC(b, "server", "0", "-sink", "-seconds", "120")
-			var at int
-			port := strings.Fields(c.Next(&at, "listening", 10*time.Second))[1]
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, pushBack)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cli.Close()
-			b.ReportAllocs()
-			b.SetBytes(benchPacket)
-			b.ResetTimer()
-			goSend(b, cli, p, b.N, flags)
-		})
-	}
+	benchModes(b, func(b *testing.B, flags Flags, _ string, size int) {
+		c := startC(b, "server", "0", "-sink", "-seconds", "120")
+		var at int
+		port := strings.Fields(c.Next(&at, "listening", 10*time.Second))[1]
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, pushBack)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cli.Close()
+		b.ReportAllocs()
+		b.ResetTimer()
+		goSend(b, cli, p, b.N, size, flags)
+	})
 }
 
-// benchCSender runs the C library as the sender of n packets against
-// port and reports what the receiver counted.
-func benchCSender(b *testing.B, port int, n int, cflags string) {
+// benchCSender runs the C library as the sender of n packets of size
+// bytes against port and reports what the receiver counted.
+func benchCSender(b *testing.B, port, n, size int, cflags string) {
 	cpu0 := processCPU()
-	c := startC(b, "client", "127.0.0.1", strconv.Itoa(port), "-channels", "1", "-bench", strconv.Itoa(n), strconv.Itoa(benchPacket), cflags, "-seconds", "120")
+	c := startC(b, "client", "127.0.0.1", strconv.Itoa(port), "-channels", "1", "-bench", strconv.Itoa(n), strconv.Itoa(size), cflags, "-seconds", "120")
 	var at int
 	l := c.Next(&at, "bench", 120*time.Second)
 	f := strings.Fields(l)
@@ -179,34 +202,26 @@ func benchCSender(b *testing.B, port int, n int, cflags string) {
 }
 
 func BenchmarkCToGo(b *testing.B) {
-	for _, kind := range []string{"reliable", "unreliable"} {
-		b.Run(kind, func(b *testing.B) {
-			_, cflags := benchFlags(kind)
-			srv, err := Listen("udp4", "127.0.0.1:0", nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer srv.Close()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			go goSink(ctx, srv)
-			b.SetBytes(benchPacket)
-			benchCSender(b, srv.LocalAddr().(*net.UDPAddr).Port, max(b.N, 1000), cflags)
-		})
-	}
+	benchModes(b, func(b *testing.B, _ Flags, cflags string, size int) {
+		srv, err := Listen("udp4", "127.0.0.1:0", nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer srv.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		go goSink(ctx, srv)
+		benchCSender(b, srv.LocalAddr().(*net.UDPAddr).Port, max(b.N, 1000), size, cflags)
+	})
 }
 
 func BenchmarkCToC(b *testing.B) {
-	for _, kind := range []string{"reliable", "unreliable"} {
-		b.Run(kind, func(b *testing.B) {
-			_, cflags := benchFlags(kind)
-			c := startC(b, "server", "0", "-sink", "-seconds", "120")
-			var at int
-			port, _ := strconv.Atoi(strings.Fields(c.Next(&at, "listening", 10*time.Second))[1])
-			b.SetBytes(benchPacket)
-			benchCSender(b, port, max(b.N, 1000), cflags)
-		})
-	}
+	benchModes(b, func(b *testing.B, _ Flags, cflags string, size int) {
+		c := startC(b, "server", "0", "-sink", "-seconds", "120")
+		var at int
+		port, _ := strconv.Atoi(strings.Fields(c.Next(&at, "listening", 10*time.Second))[1])
+		benchCSender(b, port, max(b.N, 1000), size, cflags)
+	})
 }
 
 // BenchmarkPeerMemory connects peers (by hand, from sockets of their own)
