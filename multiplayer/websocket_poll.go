@@ -83,6 +83,11 @@ type wsPollLink struct {
 	end    func(error)
 }
 
+// pollControlSlack is the room a polled client's output has beyond what
+// the link queues: the Poller's pongs and close frame, which the link does
+// not charge.
+const pollControlSlack = 16 << 10
+
 // attach is told, by the Host admitting the client, its queue budget, the
 // shared one and its idle timeout.
 func (l *wsPollLink) attach(maxQueued int, shared *ByteBudget, idle time.Duration) {
@@ -99,7 +104,16 @@ func (l *wsPollLink) attach(maxQueued int, shared *ByteBudget, idle time.Duratio
 // from now on, and what was queued before goes out.
 func (l *wsPollLink) deliver(handle func(Frame, error) error, end func(error)) {
 	l.handle, l.end = handle, end
-	err := l.c.Poll(l.poller, l, peer.PollOptions{MaxPending: 1 << 62, IdleTimeout: l.idle})
+	// The link bounds what it queues (max, in bytes on the wire); the
+	// Poller's bound, a little above it for the control frames it adds,
+	// keeps the output buffer's capacity within it too.
+	l.cmu.Lock()
+	maxPending := 1 << 62
+	if l.max > 0 {
+		maxPending = l.max + pollControlSlack
+	}
+	l.cmu.Unlock()
+	err := l.c.Poll(l.poller, l, peer.PollOptions{MaxPending: maxPending, IdleTimeout: l.idle})
 	l.omu.Lock()
 	l.polled, l.failed = true, err != nil
 	if err == nil {

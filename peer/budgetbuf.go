@@ -30,19 +30,6 @@ func (x *budgetedBuf) growTo(n int) bool {
 	return true
 }
 
-// reserve charges n bytes to the budget for a buffer the caller puts in
-// b (empty) itself, of capacity n; false when the budget does not allow
-// it.
-func (x *budgetedBuf) reserve(n int) bool {
-	if x.budget != nil {
-		if !x.budget.Reserve(int64(n)) {
-			return false
-		}
-		x.held += int64(n)
-	}
-	return true
-}
-
 // release lets go of b and gives what it held back to the budget.
 func (x *budgetedBuf) release() {
 	x.b = nil

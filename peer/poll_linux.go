@@ -403,7 +403,6 @@ func (lp *pollLoop) take(c *Conn, h PollHandler, o PollOptions) error {
 	pc.written, _ = h.(PollWriteHandler)
 	pc.parser = wsParser{maxSize: t.maxSize, msg: budgetedBuf{budget: t.budget}}
 	pc.in.budget = t.budget
-	pc.out.budget = t.budget
 	pc.idle, pc.frameTO = c.cfg.timeouts(true)
 	if o.IdleTimeout > 0 && (pc.idle <= 0 || o.IdleTimeout < pc.idle) {
 		pc.idle = o.IdleTimeout
@@ -485,8 +484,8 @@ type pollConn struct {
 	finished   bool
 
 	wmu       sync.Mutex
-	out       budgetedBuf // queued output: out.b[wpos:] is still to write; its capacity is charged to the BufferBudget
-	outp      *[]byte     // out.b's pooled backing array; nil: none
+	out       []byte  // queued output: out[wpos:] is still to write; its capacity stays within MaxPending (and a control frame)
+	outp      *[]byte // out's pooled backing array; nil: none
 	wpos      int
 	dirty     bool  // in the loop's dirty list
 	waitOut   bool  // waiting for EPOLLOUT
@@ -754,7 +753,7 @@ func (pc *pollConn) finish() {
 	pc.wmu.Lock()
 	syscall.Close(pc.fd)
 	pc.fd = -1
-	left := len(pc.out.b) - pc.wpos
+	left := len(pc.out) - pc.wpos
 	pc.putOut()
 	if pc.werr == nil {
 		pc.werr = net.ErrClosed
@@ -830,46 +829,41 @@ const pollOutKeep = 4 << 10
 var pollOutPool = sync.Pool{New: func() any { b := make([]byte, 0, pollOutKeep); return &b }}
 
 // putOut gives the output buffer back, to the pool if it is the pooled
-// one, and its charge to the budget; wmu is held.
+// one; wmu is held.
 func (pc *pollConn) putOut() {
 	if pc.outp != nil {
 		pollOutPool.Put(pc.outp)
 		pc.outp = nil
 	}
-	pc.out.release()
-	pc.wpos = 0
+	pc.out, pc.wpos = nil, 0
 }
 
-// outRoomLocked makes room in the output buffer for n more bytes: a pooled
-// buffer when they fit in one, else a buffer of the size needed (twice the
-// last, up to MaxPending), what was written of it dropped first; its
-// capacity is charged to the BufferBudget. False, with nothing changed,
-// when the budget does not allow it; wmu is held.
-func (pc *pollConn) outRoomLocked(n int) bool {
-	need := len(pc.out.b) - pc.wpos + n
-	if pc.out.b == nil && need <= pollOutKeep {
-		if !pc.out.reserve(pollOutKeep) {
-			return false
-		}
+// outRoomLocked makes room in the output buffer for n more bytes: a
+// pooled buffer when they fit in one, else a buffer of the size needed
+// (twice the last, up to MaxPending), what was written of it dropped
+// first, so that its capacity stays within MaxPending (and a control
+// frame); wmu is held.
+func (pc *pollConn) outRoomLocked(n int) {
+	need := len(pc.out) - pc.wpos + n
+	if pc.out == nil && need <= pollOutKeep {
 		pc.outp = pollOutPool.Get().(*[]byte)
-		pc.out.b = (*pc.outp)[:0]
-		return true
+		pc.out = (*pc.outp)[:0]
+		return
 	}
-	if pc.wpos > 0 && (pc.wpos == len(pc.out.b) || need > cap(pc.out.b)) {
-		pc.out.b = pc.out.b[:copy(pc.out.b, pc.out.b[pc.wpos:])]
+	if pc.wpos > 0 && (pc.wpos == len(pc.out) || need > cap(pc.out)) {
+		pc.out = pc.out[:copy(pc.out, pc.out[pc.wpos:])]
 		pc.wpos = 0
 	}
-	if need <= cap(pc.out.b) {
-		return true
+	if need <= cap(pc.out) {
+		return
 	}
-	if !pc.out.growTo(max(need, min(2*cap(pc.out.b), pc.maxPending))) {
-		return false
-	}
+	nb := make([]byte, len(pc.out), max(need, min(2*cap(pc.out), pc.maxPending)))
+	copy(nb, pc.out)
+	pc.out = nb
 	if pc.outp != nil { // grown out of the pooled buffer
 		pollOutPool.Put(pc.outp)
 		pc.outp = nil
 	}
-	return true
 }
 
 // roomLocked reserves room for n more bytes of output; wmu is held.
@@ -879,11 +873,10 @@ func (pc *pollConn) roomLocked(n int) error {
 		return pc.werr
 	case pc.closeSent:
 		return errWSClosing
-	case len(pc.out.b)-pc.wpos+n > pc.maxPending:
+	case len(pc.out)-pc.wpos+n > pc.maxPending:
 		return fmt.Errorf("%w (%d bytes)", ErrPendingFull, pc.maxPending)
-	case !pc.outRoomLocked(n):
-		return fmt.Errorf("%w: %w", ErrPendingFull, frame.ErrBudget)
 	}
+	pc.outRoomLocked(n)
 	return nil
 }
 
@@ -912,8 +905,8 @@ func (pc *pollConn) flushLocked() {
 		return
 	}
 	start := pc.wpos
-	for pc.wpos < len(pc.out.b) {
-		n, err := syscall.Write(pc.fd, pc.out.b[pc.wpos:])
+	for pc.wpos < len(pc.out) {
+		n, err := syscall.Write(pc.fd, pc.out[pc.wpos:])
 		if n > 0 {
 			pc.wpos += n
 		}
@@ -940,7 +933,7 @@ func (pc *pollConn) flushLocked() {
 	if n := pc.wpos - start; n > 0 && pc.written != nil {
 		pc.written.Written(n)
 	}
-	if pc.wpos == len(pc.out.b) {
+	if pc.wpos == len(pc.out) {
 		pc.putOut()
 		pc.stall = 0
 		if pc.waitOut {
@@ -952,20 +945,17 @@ func (pc *pollConn) flushLocked() {
 }
 
 // appendControlLocked queues a control frame, past the pending limit if
-// need be (it is short; dropped only when the buffer budget is spent);
-// wmu is held.
+// need be (it is short); wmu is held.
 func (pc *pollConn) appendControlLocked(mt int, data []byte) {
-	if !pc.outRoomLocked(2 + len(data)) {
-		return
-	}
-	pc.out.b = append(pc.out.b, 0x80|byte(mt), byte(len(data)))
-	pc.out.b = append(pc.out.b, data...)
+	pc.outRoomLocked(2 + len(data))
+	pc.out = append(pc.out, 0x80|byte(mt), byte(len(data)))
+	pc.out = append(pc.out, data...)
 }
 
 // control queues a control frame (a pong), written at the round's end.
 func (pc *pollConn) control(mt int, data []byte) {
 	pc.wmu.Lock()
-	if pc.werr == nil && !pc.closeSent && len(pc.out.b)-pc.wpos+len(data) <= pc.maxPending {
+	if pc.werr == nil && !pc.closeSent && len(pc.out)-pc.wpos+len(data) <= pc.maxPending {
 		pc.appendControlLocked(mt, data)
 		pc.scheduleLocked()
 	}
@@ -998,9 +988,9 @@ func (pc *pollConn) writeBatch(ps []net.Buffers) error {
 		return err
 	}
 	for _, p := range ps {
-		pc.out.b = appendWSHeader(pc.out.b, buffersLen(p))
+		pc.out = appendWSHeader(pc.out, buffersLen(p))
 		for _, piece := range p {
-			pc.out.b = append(pc.out.b, piece...)
+			pc.out = append(pc.out, piece...)
 		}
 	}
 	pc.scheduleLocked()

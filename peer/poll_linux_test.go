@@ -2,6 +2,7 @@ package peer
 
 import (
 	"bytes"
+	"errors"
 	"testing"
 )
 
@@ -25,6 +26,32 @@ func TestPollIdleHoldsNoBuffer(t *testing.T) {
 	waitUntil(t, "the output buffer to be let go", func() bool {
 		pc.wmu.Lock()
 		defer pc.wmu.Unlock()
-		return pc.out.b == nil && pc.out.held == 0
+		return pc.out == nil
 	})
+}
+
+// The output buffer of a connection that reads nothing holds at most
+// MaxPending bytes of capacity (and a control frame), whatever the sizes
+// written and however much of it the socket took: what was written is
+// dropped before it grows, and a pooled buffer it outgrows goes back.
+func TestPollOutputWithinMaxPending(t *testing.T) {
+	const maxPending = 1 << 20
+	url, accept, _ := polledServerWith(t, Options{}, PollerOptions{Goroutines: 1}, PollOptions{MaxPending: maxPending})
+	dialGorilla(t, url)
+	r := accept()
+	r.quiet = true
+	pc := r.c.tr.(*pollConn)
+	var werr error
+	for i := 0; i < 100000 && werr == nil; i++ {
+		werr = r.c.WritePayload(make([]byte, 1+i*7919%(48<<10))) // sizes from 1 byte to 48 KB
+		pc.wmu.Lock()
+		c, pooled := cap(pc.out), pc.outp != nil && cap(pc.out) > pollOutKeep
+		pc.wmu.Unlock()
+		if c > maxPending+wsMaxHeader+127 || pooled {
+			t.Fatalf("after %d writes the output buffer has a capacity of %d (MaxPending %d), pooled buffer kept %v", i+1, c, maxPending, pooled)
+		}
+	}
+	if !errors.Is(werr, ErrPendingFull) {
+		t.Fatalf("writes to a client that reads nothing: %v, want ErrPendingFull", werr)
+	}
 }

@@ -388,32 +388,3 @@ func TestPollFrame(t *testing.T) {
 		t.Errorf("messages sent while the Poller had work were echoed after %v, within the frame of %v", d, frame)
 	}
 }
-
-// The output buffer of a polled connection is charged to the listener's
-// BufferBudget at its capacity: a client that reads nothing fills it up to
-// the budget, writes past it fail with ErrPendingFull (frame.ErrBudget),
-// and the charge comes back when the connection ends.
-func TestPollOutputBudget(t *testing.T) {
-	const budget = 1 << 20
-	url, accept, l := polledServerWith(t, Options{BufferBudget: budget, MaxSize: 64 << 10}, PollerOptions{Goroutines: 1}, PollOptions{MaxPending: 64 << 20})
-	ws := dialGorilla(t, url)
-	r := accept()
-	r.quiet = true
-	msg := make([]byte, 32<<10)
-	var werr error
-	sent := 0
-	for i := 0; i < 10000 && werr == nil; i++ {
-		if werr = r.c.WritePayload(msg); werr == nil {
-			sent += len(msg)
-		}
-	}
-	if !errors.Is(werr, ErrPendingFull) || !errors.Is(werr, frame.ErrBudget) {
-		t.Fatalf("writes to a client that reads nothing: %v after %d bytes, want ErrPendingFull and frame.ErrBudget", werr, sent)
-	}
-	if used := l.lim.budget.Used(); used > budget || used < budget/2 {
-		t.Errorf("the budget holds %d bytes of its %d once the writes fail", used, budget)
-	}
-	ws.Close()
-	r.wait(t)
-	waitUntil(t, "the output buffer's charge to come back", func() bool { return l.lim.budget.Used() == 0 })
-}
