@@ -804,16 +804,17 @@ func (h *Host) handleBatch(r *batchReader, n int) {
 }
 
 // flushNow reports, under h.mu, whether a peer with something new to
-// send would gain nothing from FlushDelay and lose by it: its last pass
-// ended at maxDatagramsPerPass with more to send (libenet sends all a
-// peer has in one service call), its reliable
-// window held packets back (the acknowledgements just read may let them
-// go, and a bulk sender's rate is its window per round trip, to which a
-// delay would add), it has a datagram's worth of packets queued,
-// reliable or not (they fill datagrams without waiting), or
-// it is owed acknowledgements for a
-// quarter of the window or a datagram's worth of them (the other side
-// may be such a sender, waiting for them).
+// send would gain nothing from FlushDelay and lose by it:
+//   - its last pass ended at maxDatagramsPerPass with more to send
+//     (libenet sends all a peer has in one service call);
+//   - its reliable window held packets back (the acknowledgements just
+//     read may let them go, and a bulk sender's rate is its window per
+//     round trip, to which a delay would add);
+//   - it has a datagram's worth of packets queued, reliable or not (they
+//     fill datagrams without waiting);
+//   - it is owed acknowledgements for a quarter of the window or a
+//     datagram's worth of them (the other side may be such a sender,
+//     waiting for them).
 func (h *Host) flushNow() bool {
 	for _, p := range h.dirty {
 		if p.windowFull || p.capped || p.outgoingSendReliable.len() >= maxPacketCommands || p.outgoing.len() >= maxPacketCommands ||
