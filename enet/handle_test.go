@@ -3,6 +3,7 @@ package enet
 import (
 	"context"
 	"encoding/binary"
+	"runtime"
 	"testing"
 	"time"
 )
@@ -308,5 +309,31 @@ func TestUnreliableBulkNotPaced(t *testing.T) {
 		cancel()
 		cli.Close()
 		srv.Close()
+	}
+}
+
+// TestAcknowledgementsWhenReadDry: a host owed only acknowledgements
+// sends them once it has read all that came, whatever its FlushDelay and
+// service tick (a second each here), as libenet acknowledges at each
+// service: a sender's window waits for them.
+func TestAcknowledgementsWhenReadDry(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("batch reads (which tell the socket is read dry) are Linux's")
+	}
+	_, _, _, cp := pair(t, &Config{FlushDelay: time.Second, ServiceInterval: time.Second}, nil, 1)
+	most := 0
+	for i := range 40 {
+		if err := cp.Send(0, []byte{byte(i)}, Reliable); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(10 * time.Millisecond)
+		cp.host.mu.Lock()
+		most = max(most, cp.sentReliable.len())
+		cp.host.mu.Unlock()
+	}
+	// Each packet is acknowledged within a round trip, not after the
+	// server's second of FlushDelay (40 packets in 400 ms).
+	if most > 10 {
+		t.Errorf("up to %d reliable packets waited for their acknowledgement", most)
 	}
 }

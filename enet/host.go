@@ -768,7 +768,7 @@ func (h *Host) readLoop(batch *batchReader, buf []byte) {
 			}
 			continue
 		}
-		due, sends := h.afterRead()
+		due, sends := h.afterRead(batch != nil && n < readBatch)
 		switch {
 		case batch != nil && n == readBatch:
 			pollAt = time.Now() // more may be waiting: read on
@@ -845,8 +845,8 @@ func (h *Host) dirtySends() bool {
 // and flushes what is new when FlushDelay allows, until nothing is left;
 // then it returns when a flush is due (zero when none is) and whether
 // packets (not only acknowledgements) wait for it, and lets others wake
-// the send loop again.
-func (h *Host) afterRead() (due time.Time, sends bool) {
+// the send loop again. drained says the read took all the socket had.
+func (h *Host) afterRead(drained bool) (due time.Time, sends bool) {
 	for {
 		if h.handler != nil && h.eventsHead < len(h.events) && !h.closed {
 			h.mu.Unlock()
@@ -861,10 +861,15 @@ func (h *Host) afterRead() (due time.Time, sends bool) {
 		}
 		now := time.Now()
 		if due := h.lastFlush.Add(h.cfg.FlushDelay); h.cfg.FlushDelay > 0 && now.Before(due) && len(h.outbox) == 0 && !h.flushNow() {
-			sends = h.dirtySends()
-			h.readFlushes.Store(false)
-			h.mu.Unlock()
-			return due, sends
+			// Packets wait for the flush; so do acknowledgements while
+			// more datagrams wait to be read. Acknowledgements alone,
+			// with the socket read dry, go now, as libenet acknowledges
+			// at each service: a sender's window waits for them.
+			if sends = h.dirtySends(); sends || !drained {
+				h.readFlushes.Store(false)
+				h.mu.Unlock()
+				return due, sends
+			}
 		}
 		h.lastFlush = now
 		h.serviceTime = h.now()
