@@ -337,3 +337,31 @@ func TestAcknowledgementsWhenReadDry(t *testing.T) {
 		t.Errorf("up to %d reliable packets waited for their acknowledgement", most)
 	}
 }
+
+// TestFlushWhenDatagramQueued: a send loop waiting out FlushDelay sends
+// at once when a peer gets a datagram's worth of packets queued
+// meanwhile, instead of at the end of the delay (a second here).
+func TestFlushWhenDatagramQueued(t *testing.T) {
+	cfg := &Config{FlushDelay: time.Second, ServiceInterval: time.Second, PingInterval: time.Hour}
+	_, cli, _, cp := pair(t, &Config{PingInterval: time.Hour}, cfg, 1) // no ping from the server to flush the client early
+	time.Sleep(50 * time.Millisecond)
+	sent := func() uint64 { return cli.Stats().DatagramsSent }
+	before := sent()
+	cp.Send(0, []byte("first"), Unsequenced) // after a quiet spell: at once
+	for sent() == before {
+		time.Sleep(time.Millisecond)
+	}
+	before = sent()
+	start := time.Now()
+	cp.Send(0, []byte("x"), Unsequenced) // the send loop now waits out the delay
+	time.Sleep(20 * time.Millisecond)
+	for range maxPacketCommands {
+		cp.Send(0, []byte("y"), Unsequenced)
+	}
+	for sent() == before && time.Since(start) < 3*time.Second {
+		time.Sleep(time.Millisecond)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("a datagram's worth of queued packets waited %v for the send loop's delay of a second", d)
+	}
+}

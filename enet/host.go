@@ -135,6 +135,9 @@ type Host struct {
 
 	eventWake chan struct{}
 	sendWake  chan struct{}
+	// flushWake tells a send loop waiting out FlushDelay that a peer
+	// has a datagram's worth queued (flushNow may now hold).
+	flushWake chan struct{}
 	frame     *frameSocket // the socket of a host that runs frames (Config.Frame), else nil
 	// handler, when set (Handle), takes the events instead of Service;
 	// dispatching is held by the goroutine calling it (dispatch).
@@ -203,6 +206,7 @@ func NewHost(conn net.PacketConn, cfg *Config) (*Host, error) {
 		peers:     make([]*Peer, s.PeerLimit),
 		eventWake: make(chan struct{}, 1),
 		sendWake:  make(chan struct{}, 1),
+		flushWake: make(chan struct{}, 1),
 		done:      make(chan struct{}),
 	}
 	h.udp, _ = conn.(*net.UDPConn)
@@ -907,10 +911,23 @@ func (h *Host) sendLoop() {
 			h.mu.Unlock()
 			if h.cfg.FlushDelay > 0 && wait > 0 {
 				delay.Reset(wait)
-				select {
-				case <-h.done:
-					return
-				case <-delay.C:
+			waiting:
+				for {
+					select {
+					case <-h.done:
+						return
+					case <-delay.C:
+						break waiting
+					case <-h.flushWake:
+						// A peer has a datagram's worth queued meanwhile.
+						h.mu.Lock()
+						now := h.flushNow()
+						h.mu.Unlock()
+						if now {
+							delay.Stop()
+							break waiting
+						}
+					}
 				}
 				select {
 				case <-h.sendWake:

@@ -429,6 +429,12 @@ func (p *Peer) SendPrefixed(ch uint8, prefix, data []byte, flags Flags) error {
 	}
 	h.markDirty(p)
 	h.wakeSender()
+	if p.outgoing.len() >= maxPacketCommands || p.outgoingSendReliable.len() >= maxPacketCommands {
+		select {
+		case h.flushWake <- struct{}{}:
+		default:
+		}
+	}
 	return nil
 }
 
