@@ -176,7 +176,10 @@ func TestReplicationTickAllocs(t *testing.T) {
 		_, packets = drain(h)
 	}
 	tick()
-	allocs := testing.AllocsPerRun(10, tick)
+	// AllocsPerRun counts the whole process's allocations: 100 runs make
+	// a stray one elsewhere (another test's host timing out a client)
+	// count for a hundredth.
+	allocs := testing.AllocsPerRun(100, tick)
 	if packets == 0 || allocs > float64(packets)+2 {
 		t.Errorf("%v allocations for a tick of %d packets (%d nodes, 4 peers)", allocs, packets, len(nodes))
 	}
