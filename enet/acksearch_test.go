@@ -34,16 +34,7 @@ func TestRemoveSentReliableAnyOrder(t *testing.T) {
 	orders["first lost"] = func() []uint16 { return orders["in order"]()[5:] } // 1–5 never acknowledged
 	for name, order := range orders {
 		h.mu.Lock()
-		p := h.newPeer(0)
-		p.channelCount = 2
-		for i := range n {
-			oc := h.newOutCmd()
-			oc.cmd = command{command: cmdSendReliable | flagAcknowledge, channelID: 1}
-			oc.reliableSeq = uint16(i + 1)
-			oc.sendAttempts = 1
-			oc.roundTripTimeout = 1000
-			p.sentReliable.push(oc)
-		}
+		p, _ := sentPeer(h, n)
 		left := map[uint16]bool{}
 		for i := range n {
 			left[uint16(i+1)] = true
@@ -89,18 +80,7 @@ func TestRemoveSentReliableAfterResend(t *testing.T) {
 	defer h.Close()
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	p := h.newPeer(0)
-	p.channelCount = 2
-	bySeq := map[uint16]*outCmd{}
-	for i := range 10 {
-		oc := h.newOutCmd()
-		oc.cmd = command{command: cmdSendReliable | flagAcknowledge, channelID: 1}
-		oc.reliableSeq = uint16(i + 1)
-		oc.sendAttempts = 1
-		oc.roundTripTimeout = 1000
-		p.sentReliable.push(oc)
-		bySeq[oc.reliableSeq] = oc
-	}
+	p, bySeq := sentPeer(h, 10)
 	if got := h.removeSentReliable(p, 5, 1); got != cmdSendReliable || !p.ackAfterOK || p.ackAfter != bySeq[4] {
 		t.Fatalf("acknowledging 5: %v, the search to begin after %v", got, p.ackAfter)
 	}
@@ -124,4 +104,23 @@ func TestRemoveSentReliableAfterResend(t *testing.T) {
 	if n != 7 || p.outgoing.head != bySeq[4] || bySeq[4].next != nil {
 		t.Fatalf("the sent list links %d commands; outgoing begins with %v", n, p.outgoing.head)
 	}
+}
+
+// sentPeer makes a peer of h (under h.mu) whose sent list holds reliable
+// commands 1 to n on channel 1, each sent once, and returns them by
+// sequence number.
+func sentPeer(h *Host, n int) (*Peer, map[uint16]*outCmd) {
+	p := h.newPeer(0)
+	p.channelCount = 2
+	bySeq := map[uint16]*outCmd{}
+	for i := range n {
+		oc := h.newOutCmd()
+		oc.cmd = command{command: cmdSendReliable | flagAcknowledge, channelID: 1}
+		oc.reliableSeq = uint16(i + 1)
+		oc.sendAttempts = 1
+		oc.roundTripTimeout = 1000
+		p.sentReliable.push(oc)
+		bySeq[oc.reliableSeq] = oc
+	}
+	return p, bySeq
 }

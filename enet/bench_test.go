@@ -60,6 +60,18 @@ func goSink(ctx context.Context, h *Host) {
 	}
 }
 
+// goSinkHost starts a Go host served by goSink until the benchmark ends.
+func goSinkHost(b *testing.B) *Host {
+	srv, err := Listen("udp4", "127.0.0.1:0", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	go goSink(ctx, srv)
+	b.Cleanup(func() { cancel(); srv.Close() })
+	return srv
+}
+
 // pushBack is the configuration of a sender that waits when Send says
 // ErrQueueFull: its outgoing budget is below MaxPeerMemory, so Send pushes
 // back before the peer would be disconnected.
@@ -145,14 +157,9 @@ func benchFlags(name string) (Flags, string) {
 
 func BenchmarkGoToGo(b *testing.B) {
 	benchModes(b, func(b *testing.B, flags Flags, _ string, size int) {
-		srv, err := Listen("udp4", "127.0.0.1:0", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer srv.Close()
+		srv := goSinkHost(b)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		go goSink(ctx, srv)
 		cli, p, err := Dial(ctx, "udp4", srv.LocalAddr().String(), 1, 0, pushBack)
 		if err != nil {
 			b.Fatal(err)
@@ -203,14 +210,7 @@ func benchCSender(b *testing.B, port, n, size int, cflags string) {
 
 func BenchmarkCToGo(b *testing.B) {
 	benchModes(b, func(b *testing.B, _ Flags, cflags string, size int) {
-		srv, err := Listen("udp4", "127.0.0.1:0", nil)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer srv.Close()
-		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
-		go goSink(ctx, srv)
+		srv := goSinkHost(b)
 		benchCSender(b, srv.LocalAddr().(*net.UDPAddr).Port, max(b.N, 1000), size, cflags)
 	})
 }

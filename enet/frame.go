@@ -43,7 +43,6 @@ func (h *Host) frameLoop() {
 		if all {
 			lastTick = start
 		}
-		h.lastFlush = start
 		h.service(all)
 		busy := got > 0 || failed
 		for pass := 1; ; pass++ {

@@ -429,7 +429,7 @@ func (p *Peer) SendPrefixed(ch uint8, prefix, data []byte, flags Flags) error {
 	}
 	h.markDirty(p)
 	h.wakeSender()
-	if p.outgoing.len() >= maxPacketCommands || p.outgoingSendReliable.len() >= maxPacketCommands {
+	if h.frame == nil && (p.outgoing.len() >= maxPacketCommands || p.outgoingSendReliable.len() >= maxPacketCommands) {
 		select {
 		case h.flushWake <- struct{}{}:
 		default:
