@@ -74,6 +74,9 @@ func (h *Host) addDatagram(d datagram, b []byte) {
 		c.b = c.b[:len(c.b)+len(b)]
 	} // else b outgrew its room, and append gave it an array of its own
 	d.b = b[:len(b):len(b)]
+	if h.outbox == nil {
+		h.outbox, h.spareOutbox = h.spareOutbox, nil
+	}
 	h.outbox = append(h.outbox, d)
 }
 

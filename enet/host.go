@@ -117,13 +117,18 @@ type Host struct {
 	closed      bool
 
 	// Datagram assembly, used under mu.
-	packet   []byte
-	zbuf     []byte
-	dbuf     []byte
-	outbox   []datagram
-	arena    *arenaChunk // the bytes of outbox's datagrams (arena.go)
-	chunks   arenaList   // free arena chunks
-	freeCmds outList     // zeroed commands, linked as any queue: the free list takes no room
+	packet []byte
+	zbuf   []byte
+	dbuf   []byte
+	outbox []datagram
+	arena  *arenaChunk // the bytes of outbox's datagrams (arena.go)
+	// spareOutbox is an emptied outbox kept for the next flush, when a
+	// new outbox was started while it was written; outboxHigh is the
+	// most datagrams one flush took since the last trim (pools.go).
+	spareOutbox []datagram
+	outboxHigh  int
+	chunks      arenaList // free arena chunks
+	freeCmds    outList   // zeroed commands, linked as any queue: the free list takes no room
 	// The free lists' low-water marks since the last trim (pools.go).
 	freeCmdsLow int
 	freeSendLow [len(sendClasses)]int
@@ -982,8 +987,11 @@ func (h *Host) write(out []datagram, chunks *arenaChunk) {
 	h.stats.DatagramsSent += sent
 	h.stats.BytesSent += bytes
 	clear(out)
+	h.outboxHigh = max(h.outboxHigh, len(out))
 	if h.outbox == nil {
 		h.outbox = out[:0]
+	} else if cap(out) > cap(h.spareOutbox) {
+		h.spareOutbox = out[:0]
 	}
 	h.freeArena(chunks)
 	h.mu.Unlock()

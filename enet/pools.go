@@ -1,11 +1,11 @@
 package enet
 
-// The host's free lists (commands, packet buffers, the datagrams' arena chunks)
-// let a steady stream allocate nothing, but a burst fills them to its
-// peak. Once a second the send loop gives back what a list did not use:
-// the entries that stayed free through the whole second (the list's
-// low-water mark since the last trim), so that the lists follow what is
-// in flight rather than the largest burst ever seen.
+// The host's free lists (commands, packet buffers, the datagrams' arena
+// chunks and outboxes) let a steady stream allocate nothing, but a burst
+// fills them to its peak. Once a second the send loop gives back what a
+// list did not use: the entries that stayed free through the whole second
+// (the list's low-water mark since the last trim), so that the lists
+// follow what is in flight rather than the largest burst ever seen.
 
 // poolTrimInterval is how often, in milliseconds, the free lists give
 // back what they did not use.
@@ -31,4 +31,17 @@ func (h *Host) trimPools() {
 		h.chunks.pop()
 	}
 	h.chunksLow = h.chunks.n
+	// An outbox (and the spare kept for a flush that starts while another
+	// is written) keeps its capacity while the flushes use a quarter of it.
+	if limit := max(4*h.outboxHigh, minOutboxKept); cap(h.spareOutbox) > limit {
+		h.spareOutbox = nil
+	}
+	if limit := max(4*h.outboxHigh, minOutboxKept); len(h.outbox) == 0 && cap(h.outbox) > limit {
+		h.outbox = nil
+	}
+	h.outboxHigh = 0
 }
+
+// minOutboxKept is the capacity, in datagrams, an outbox keeps whatever
+// its flushes took.
+const minOutboxKept = 256

@@ -1,6 +1,7 @@
 package enet
 
 import (
+	"net"
 	"testing"
 	"time"
 )
@@ -62,5 +63,62 @@ func TestTrimPools(t *testing.T) {
 		if s.len() != 0 || s.top != nil || s.spare != nil {
 			t.Errorf("class %d keeps %d free buffers, or a chunk for them", sendClasses[c], s.len())
 		}
+	}
+}
+
+// TestOutboxReused: a flush that starts while another is being written
+// builds its outbox in the one kept from the flush before, not in a new
+// array grown from nothing; a trim lets go of an outbox far larger than
+// the flushes of the last second took.
+func TestOutboxReused(t *testing.T) {
+	// A host with no peer and no service tick, so that its send loop
+	// flushes nothing itself; the datagrams go to an address nothing reads.
+	h, err := Listen("udp4", "127.0.0.1:0", &Config{ServiceInterval: time.Hour, PingInterval: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	sink, err := net.ListenUDP("udp4", &net.UDPAddr{IP: net.IPv4(127, 0, 0, 1)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sink.Close()
+	ap := sink.LocalAddr().(*net.UDPAddr).AddrPort()
+	build := func(n int) {
+		for range n {
+			h.addDatagram(datagram{ap: ap, addr: sink.LocalAddr()}, append(h.datagramBuf(), 1, 2, 3, 4))
+		}
+	}
+	const n = 1000
+	h.mu.Lock()
+	build(n)
+	first, chunks := h.takeOutbox()
+	build(1) // another flush starts while the first is written
+	h.mu.Unlock()
+	h.write(first, chunks)
+
+	h.mu.Lock()
+	second, chunks := h.takeOutbox()
+	h.mu.Unlock()
+	h.write(second, chunks)
+
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if cap(h.outbox) < n && cap(h.spareOutbox) < n {
+		t.Fatalf("after two flushes the host keeps outboxes of %d and %d datagrams, not the %d of the first", cap(h.outbox), cap(h.spareOutbox), n)
+	}
+	h.outbox = nil // as when the next flush starts while the last one is written
+	build(n)
+	if &h.outbox[:1][0] != &first[:1][0] {
+		t.Error("a new flush did not build in the kept outbox")
+	}
+	h.outbox = h.outbox[:0]
+	h.trimPools() // the second's flushes took n datagrams: kept
+	if cap(h.outbox) < n {
+		t.Fatalf("a trim let go of an outbox the last second used (%d)", cap(h.outbox))
+	}
+	h.trimPools() // none since: let go
+	if h.outbox != nil || h.spareOutbox != nil {
+		t.Errorf("a trim after an idle second kept outboxes of %d and %d datagrams", cap(h.outbox), cap(h.spareOutbox))
 	}
 }

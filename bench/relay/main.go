@@ -38,6 +38,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/pprof"
 	"sync"
 	"sync/atomic"
@@ -108,7 +109,17 @@ func serve(args []string) error {
 	writeDelay := fs.Duration("write-delay", 0, "WebSocket: WebSocketOptions.WriteDelay")
 	frame := fs.Duration("frame", 0, "ENet: enet.Config.Frame (run the host in frames of this length)")
 	noPoller := fs.Bool("no-poller", false, "WebSocket: WebSocketOptions.NoPoller (a reader goroutine per client)")
+	memprofile := fs.String("memprofile", "", "write a heap profile of the host to this file when it stops (every allocation sampled)")
 	fs.Parse(args)
+	if *memprofile != "" {
+		runtime.MemProfileRate = 1
+		defer func() {
+			if f, err := os.Create(*memprofile); err == nil {
+				pprof.Lookup("allocs").WriteTo(f, 0)
+				f.Close()
+			}
+		}()
+	}
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
