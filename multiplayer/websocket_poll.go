@@ -100,6 +100,15 @@ func (l *wsPollLink) attach(maxQueued int, shared *ByteBudget, idle time.Duratio
 	l.idle = idle
 }
 
+// deliverBatch is a batch of the messages queued before a connection
+// was polled, each one payload of one part.
+type deliverBatch struct {
+	ps  [64]net.Buffers
+	one [64][1][]byte
+}
+
+var deliverBatches = sync.Pool{New: func() any { return new(deliverBatch) }}
+
 // deliver hands the connection to the Poller; its messages go to handle
 // from now on, and what was queued before goes out.
 func (l *wsPollLink) deliver(handle func(Frame, error) error, end func(error)) {
@@ -118,21 +127,25 @@ func (l *wsPollLink) deliver(handle func(Frame, error) error, end func(error)) {
 	l.polled, l.failed = true, err != nil
 	if err == nil {
 		// In batches of 64 (Godot 3's join tells a client of every other
-		// peer): no slice of them all.
-		var ps [64]net.Buffers
+		// peer): no slice of them all, and a pooled one for a batch.
+		b := deliverBatches.Get().(*deliverBatch)
 		start, n := int32(0), 0
 		for i, end := range l.ends {
-			ps[n] = net.Buffers{l.early[start:end]}
+			b.one[n][0] = l.early[start:end]
+			b.ps[n] = b.one[n][:]
 			start = end
-			if n++; n == len(ps) || i == len(l.ends)-1 {
-				if werr := l.c.WritePayloads(ps[:n]); werr != nil {
+			if n++; n == len(b.ps) || i == len(l.ends)-1 {
+				werr := l.c.WritePayloads(b.ps[:n])
+				clear(b.ps[:n])
+				clear(b.one[:n])
+				n = 0
+				if werr != nil {
 					l.Written(l.queuedBytes()) // nothing more is queued
 					break
 				}
-				clear(ps[:n])
-				n = 0
 			}
 		}
+		deliverBatches.Put(b)
 	}
 	l.early, l.ends = nil, nil
 	l.omu.Unlock()

@@ -822,20 +822,43 @@ func (pc *pollConn) askLocked(req, code int, why string, err error) {
 	lp.mu.Unlock()
 }
 
-// pollOutKeep is the largest output buffer a connection keeps once all is
-// written; larger ones are let go.
-const pollOutKeep = 4 << 10
+// Output waits in buffers from two pools: a small one for the few short
+// messages of a round (a game's usual traffic, or the notice each client
+// gets when another joins), a larger one when they do not fit; beyond
+// that, a buffer of its own. A round that writes to every connection
+// takes a buffer for each until it ends, so the first size is what a
+// round costs per connection.
+const (
+	pollOutSmall = 512
+	pollOutKeep  = 4 << 10 // the largest pooled buffer
+)
 
-var pollOutPool = sync.Pool{New: func() any { b := make([]byte, 0, pollOutKeep); return &b }}
+var pollOutPools = [2]sync.Pool{
+	{New: func() any { b := make([]byte, 0, pollOutSmall); return &b }},
+	{New: func() any { b := make([]byte, 0, pollOutKeep); return &b }},
+}
 
-// putOut gives the output buffer back, to the pool if it is the pooled
+// putOut gives the output buffer back, to its pool if it is a pooled
 // one; wmu is held.
 func (pc *pollConn) putOut() {
+	pc.releaseOut()
+	pc.out, pc.wpos = nil, 0
+}
+
+// releaseOut gives a pooled output buffer back to its pool; wmu is held.
+func (pc *pollConn) releaseOut() {
 	if pc.outp != nil {
-		pollOutPool.Put(pc.outp)
+		pollOutPools[pollOutClass(cap(*pc.outp))].Put(pc.outp)
 		pc.outp = nil
 	}
-	pc.out, pc.wpos = nil, 0
+}
+
+// pollOutClass is the pool of a buffer of capacity c.
+func pollOutClass(c int) int {
+	if c <= pollOutSmall {
+		return 0
+	}
+	return 1
 }
 
 // outRoomLocked makes room in the output buffer for n more bytes: a
@@ -845,9 +868,12 @@ func (pc *pollConn) putOut() {
 // frame); wmu is held.
 func (pc *pollConn) outRoomLocked(n int) {
 	need := len(pc.out) - pc.wpos + n
-	if pc.out == nil && need <= pollOutKeep {
-		pc.outp = pollOutPool.Get().(*[]byte)
-		pc.out = (*pc.outp)[:0]
+	if need <= pollOutKeep && (pc.out == nil || pc.outp != nil && need > cap(pc.out)) {
+		// Into a pooled buffer, or a small one grown into a larger.
+		bp := pollOutPools[pollOutClass(need)].Get().(*[]byte)
+		nb := append((*bp)[:0], pc.out[pc.wpos:]...)
+		pc.releaseOut()
+		pc.outp, pc.out, pc.wpos = bp, nb, 0
 		return
 	}
 	if pc.wpos > 0 && (pc.wpos == len(pc.out) || need > cap(pc.out)) {
@@ -860,10 +886,7 @@ func (pc *pollConn) outRoomLocked(n int) {
 	nb := make([]byte, len(pc.out), max(need, min(2*cap(pc.out), pc.maxPending)))
 	copy(nb, pc.out)
 	pc.out = nb
-	if pc.outp != nil { // grown out of the pooled buffer
-		pollOutPool.Put(pc.outp)
-		pc.outp = nil
-	}
+	pc.releaseOut() // grown out of a pooled buffer
 }
 
 // roomLocked reserves room for n more bytes of output; wmu is held.

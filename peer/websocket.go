@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"log"
 	"net"
 	"net/http"
 	"net/url"
@@ -234,7 +233,10 @@ func checkOrigin(patterns []string) func(r *http.Request) bool {
 }
 
 // ListenWebSocket listens on addr ("host:port"; port 0 picks a free one)
-// with an HTTP server that accepts WebSocket connections on any path. ctx
+// and accepts WebSocket connections on any path: it reads one HTTP
+// request per connection, within WebSocketOptions.HandshakeTimeout and
+// 64 KiB, and answers anything but an opening handshake with an HTTP
+// error and closes the connection (handshake.go). ctx
 // bounds setting up the listener only; Close stops the server. The server
 // limits of o apply (MaxConns, MaxConnsPerIP, BufferBudget, IdleTimeout,
 // FrameTimeout; see Options); connections beyond MaxConns or
@@ -254,25 +256,12 @@ func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, er
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
-	srv := &http.Server{
-		ReadHeaderTimeout: timeout,
-		IdleTimeout:       timeout, // between requests that were not upgraded
-		ErrorLog:          log.New(io.Discard, "", 0),
-	}
 	lim := newServerLimits(cfg)
-	l := newListener(ln.Addr(), srv.Close, lim)
-	srv.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c, err := upgrade(w, r, cfg, lim.budget)
-		if err != nil {
-			if f := cfg.opts.WebSocket.OnRefused; f != nil {
-				f(r.RemoteAddr, err)
-			}
-			return
-		}
-		l.offer(c)
-	})
+	s := &handshakeServer{cfg: cfg, budget: lim.budget, timeout: timeout, ln: ln, open: map[net.Conn]struct{}{}}
+	l := newListener(ln.Addr(), s.close, lim)
+	s.offer = l.offer
 	go func() {
-		err := srv.Serve(&limitListener{Listener: ln, lim: lim, tell: newRefuser().tell})
+		err := s.serve(&limitListener{Listener: ln, lim: lim, tell: newRefuser().tell})
 		select {
 		case <-l.done:
 		default:
