@@ -72,6 +72,32 @@ func goSinkHost(b *testing.B) *Host {
 	return srv
 }
 
+// goHandleSinkHost starts a Go host that counts packets in a handler
+// (Handle: read, handled and answered on the host's goroutine, each
+// packet given back with ReleasePacket) and answers "done" as goSink
+// does.
+func goHandleSinkHost(b *testing.B) *Host {
+	srv, err := Listen("udp4", "127.0.0.1:0", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	received := 0
+	srv.Handle(func(ev Event) {
+		if ev.Type != EventReceive {
+			return
+		}
+		if string(ev.Packet) == "done" {
+			ev.Peer.Send(0, []byte("done "+strconv.Itoa(received)), Reliable)
+			received = 0
+			return
+		}
+		received++
+		srv.ReleasePacket(ev.Packet)
+	})
+	b.Cleanup(func() { srv.Close() })
+	return srv
+}
+
 // pushBack is the configuration of a sender that waits when Send says
 // ErrQueueFull: its outgoing budget is below MaxPeerMemory, so Send pushes
 // back before the peer would be disconnected.
@@ -211,6 +237,16 @@ func benchCSender(b *testing.B, port, n, size int, cflags string) {
 func BenchmarkCToGo(b *testing.B) {
 	benchModes(b, func(b *testing.B, _ Flags, cflags string, size int) {
 		srv := goSinkHost(b)
+		benchCSender(b, srv.LocalAddr().(*net.UDPAddr).Port, max(b.N, 1000), size, cflags)
+	})
+}
+
+// BenchmarkCToGoHandle is BenchmarkCToGo with a receiver that handles
+// its packets in a handler (Handle), as a server does, instead of taking
+// them from Service on a goroutine of its own.
+func BenchmarkCToGoHandle(b *testing.B) {
+	benchModes(b, func(b *testing.B, _ Flags, cflags string, size int) {
+		srv := goHandleSinkHost(b)
 		benchCSender(b, srv.LocalAddr().(*net.UDPAddr).Port, max(b.N, 1000), size, cflags)
 	})
 }
