@@ -15,11 +15,14 @@ import (
 
 // Throughput on loopback: b.N packets of 64 bytes or 1 KB from a sender to a
 // receiver, each side Go or the C library; the receiver counts what it
-// received and answers a final "done" with "done N". Reported: packets
-// received per second (pkt/s, counted at the receiver: unreliable packets
-// may be dropped on the way) and the share of those sent that arrived
-// (delivered%). The Go host runs on the benchmark's process; the C side is
-// testdata/enetpeer.c.
+// received and answers a final "done" with "done N S", N the packets and
+// S the seconds from the first to the last of them. Reported: packets
+// received per second over those S seconds (pkt/s: the receiver's intake,
+// which a lost "done" and its resend do not stretch; unreliable packets
+// may be dropped on the way), the sender's own view of it (sent-pkt/s:
+// received over the sender's time to the answer), and the share of those
+// sent that arrived (delivered%). The Go host runs on the benchmark's
+// process; the C side is testdata/enetpeer.c.
 
 // benchSizes are the packet sizes each mode is measured with.
 var benchSizes = []int{64, 1024}
@@ -39,24 +42,56 @@ func benchModes(b *testing.B, fn func(b *testing.B, flags Flags, cflags string, 
 	}
 }
 
+// sinkCount counts a receiver's packets and the time they came over.
+type sinkCount struct {
+	n           int
+	first, last time.Time
+}
+
+// add counts a packet that is not "done", or answers "done" on p with
+// "done N S" and starts counting again.
+func (s *sinkCount) add(p *Peer, packet []byte) {
+	if string(packet) == "done" {
+		span := s.last.Sub(s.first).Seconds()
+		p.Send(0, []byte("done "+strconv.Itoa(s.n)+" "+strconv.FormatFloat(span, 'f', 6, 64)), Reliable)
+		*s = sinkCount{}
+		return
+	}
+	s.last = time.Now()
+	if s.n == 0 {
+		s.first = s.last
+	}
+	s.n++
+}
+
+// parseDone reads a receiver's answer "done N S" (S may be missing).
+func parseDone(b testing.TB, answer string) (received int, span float64) {
+	f := strings.Fields(strings.TrimPrefix(answer, "done "))
+	var err error
+	if len(f) > 0 {
+		received, err = strconv.Atoi(f[0])
+	}
+	if len(f) > 1 && err == nil {
+		span, err = strconv.ParseFloat(f[1], 64)
+	}
+	if len(f) == 0 || err != nil {
+		b.Fatalf("answer %q", answer)
+	}
+	return received, span
+}
+
 // goSink serves h until ctx ends, counting packets and answering "done"
-// with "done N", N the packets received before it.
+// as sinkCount does.
 func goSink(ctx context.Context, h *Host) {
-	received := 0
+	var count sinkCount
 	for {
 		ev, err := h.Service(ctx)
 		if err != nil {
 			return
 		}
-		if ev.Type != EventReceive {
-			continue
+		if ev.Type == EventReceive {
+			count.add(ev.Peer, ev.Packet)
 		}
-		if string(ev.Packet) == "done" {
-			ev.Peer.Send(0, []byte("done "+strconv.Itoa(received)), Reliable)
-			received = 0
-			continue
-		}
-		received++
 	}
 }
 
@@ -81,18 +116,12 @@ func goHandleSinkHost(b *testing.B) *Host {
 	if err != nil {
 		b.Fatal(err)
 	}
-	received := 0
+	var count sinkCount
 	srv.Handle(func(ev Event) {
-		if ev.Type != EventReceive {
-			return
+		if ev.Type == EventReceive {
+			count.add(ev.Peer, ev.Packet)
+			srv.ReleasePacket(ev.Packet)
 		}
-		if string(ev.Packet) == "done" {
-			ev.Peer.Send(0, []byte("done "+strconv.Itoa(received)), Reliable)
-			received = 0
-			return
-		}
-		received++
-		srv.ReleasePacket(ev.Packet)
 	})
 	b.Cleanup(func() { srv.Close() })
 	return srv
@@ -135,11 +164,8 @@ func goSend(b *testing.B, h *Host, p *Peer, n, size int, flags Flags) {
 			b.Fatal("no answer to done: ", err)
 		}
 		if ev.Type == EventReceive && strings.HasPrefix(string(ev.Packet), "done ") {
-			got, err := strconv.Atoi(string(ev.Packet[5:]))
-			if err != nil {
-				b.Fatalf("answer %q", ev.Packet)
-			}
-			reportReceived(b, n, got, time.Since(start).Seconds(), cpu0)
+			got, span := parseDone(b, string(ev.Packet))
+			reportReceived(b, n, got, time.Since(start).Seconds(), span, cpu0)
 			return
 		}
 	}
@@ -157,8 +183,12 @@ func (p *Peer) roomForBench() bool {
 // CPU time this process (the Go side, or both when both are Go) spent per
 // packet received since cpu0: a figure that, unlike pkt/s, holds on a
 // busy machine.
-func reportReceived(b *testing.B, sent, received int, seconds float64, cpu0 time.Duration) {
-	b.ReportMetric(float64(received)/seconds, "pkt/s")
+func reportReceived(b *testing.B, sent, received int, seconds, span float64, cpu0 time.Duration) {
+	if span <= 0 {
+		span = seconds
+	}
+	b.ReportMetric(float64(received)/span, "pkt/s")
+	b.ReportMetric(float64(received)/seconds, "sent-pkt/s")
 	b.ReportMetric(100*float64(received)/float64(max(sent, 1)), "delivered%")
 	if received > 0 {
 		b.ReportMetric(float64((processCPU()-cpu0).Nanoseconds())/float64(received), "cpu-ns/pkt")
@@ -223,15 +253,16 @@ func benchCSender(b *testing.B, port, n, size int, cflags string) {
 	var at int
 	l := c.Next(&at, "bench", 120*time.Second)
 	f := strings.Fields(l)
-	if len(f) < 4 {
+	if len(f) < 5 {
 		b.Fatal(l)
 	}
 	secs, err1 := strconv.ParseFloat(f[2], 64)
 	got, err2 := strconv.Atoi(f[3])
-	if err1 != nil || err2 != nil {
+	span, err3 := strconv.ParseFloat(f[4], 64)
+	if err1 != nil || err2 != nil || err3 != nil {
 		b.Fatal(l)
 	}
-	reportReceived(b, n, got, secs, cpu0)
+	reportReceived(b, n, got, secs, span, cpu0)
 }
 
 func BenchmarkCToGo(b *testing.B) {

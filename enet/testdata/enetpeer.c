@@ -15,15 +15,17 @@
  *   -channels N      channels to ask for / allow (default 4)
  *   -data D          connect data of the client (default 0)
  *   -echo            send every received packet back, same channel and flags
- *   -sink            only count packets, and answer a packet "done" with "done N",
+ *   -sink            only count packets, and answer a packet "done" with "done N S",
  *                    N the packets received before it (a benchmark's end)
+ *                    and S the seconds from the first of them to the last
  *   -send N SIZE F   after connecting, send N packets of SIZE bytes with
  *                    flags F (r reliable, u unreliable, s unsequenced,
  *                    f unreliable fragments), cycling over the channels,
  *                    then a reliable "done" on channel 0
  *   -bench N SIZE F  as client: send N packets as fast as the window
- *                    allows and print "bench N SECONDS RECEIVED", RECEIVED
- *                    the packets the sink counted
+ *                    allows and print "bench N SECONDS RECEIVED SPAN",
+ *                    RECEIVED the packets the sink counted and SPAN the
+ *                    seconds it saw them over
  *   -seconds S       give up after S seconds (default 20)
  *   -mtu M           host MTU
  *
@@ -165,6 +167,7 @@ int main(int argc, char **argv) {
 	double deadline = now_seconds() + seconds;
 	double bench_start = 0;
 	long bench_sent = 0, bench_acked_round = 0, sink_received = 0;
+	double sink_first = 0, sink_last = 0;
 	int bench_done = 0;
 	ENetEvent event;
 	while (now_seconds() < deadline) {
@@ -211,12 +214,13 @@ int main(int argc, char **argv) {
 		case ENET_EVENT_TYPE_RECEIVE:
 			if (sink) {
 				if (event.packet->dataLength == 4 && !memcmp(event.packet->data, "done", 4)) {
-					char msg[32];
-					int n = snprintf(msg, sizeof msg, "done %ld", sink_received);
+					char msg[64];
+					int n = snprintf(msg, sizeof msg, "done %ld %.6f", sink_received, sink_last - sink_first);
 					enet_peer_send(event.peer, 0, enet_packet_create(msg, (size_t)n, ENET_PACKET_FLAG_RELIABLE));
 					sink_received = 0;
 				} else {
-					sink_received++;
+					sink_last = now_seconds();
+					if (sink_received++ == 0) sink_first = sink_last;
 				}
 				enet_packet_destroy(event.packet);
 				break;
@@ -227,10 +231,13 @@ int main(int argc, char **argv) {
 			if (event.packet->dataLength == 3 && !memcmp(event.packet->data, "bye", 3)) {
 				enet_peer_disconnect_later(event.peer, 7);
 			} else if (bench_n && event.packet->dataLength >= 4 && !memcmp(event.packet->data, "done", 4)) {
-				char got[32] = "";
+				char got[64] = "";
 				size_t n = event.packet->dataLength - 4 < sizeof got - 1 ? event.packet->dataLength - 4 : sizeof got - 1;
 				memcpy(got, event.packet->data + 4, n);
-				printf("bench %ld %.6f %ld\n", bench_n, now_seconds() - bench_start, atol(got));
+				char *rest;
+				long received = strtol(got, &rest, 10);
+				double span = strtod(rest, NULL); /* 0 when the sink did not say */
+				printf("bench %ld %.6f %ld %.6f\n", bench_n, now_seconds() - bench_start, received, span);
 				fflush(stdout);
 				enet_peer_disconnect_later(event.peer, 0);
 			} else if (echo) {
