@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -45,9 +46,14 @@ func httpAnswer(t *testing.T, l *Listener, req string) (*http.Response, string) 
 // with the HTTP error net/http's server would give them, and closes the
 // connection; an oversized or malformed request too.
 func TestHandshakeRefusals(t *testing.T) {
+	var mu sync.Mutex
 	var refused []string
 	l, err := ListenWebSocket(testCtx(t), "127.0.0.1:0", Options{WebSocket: WebSocketOptions{
-		OnRefused: func(addr string, err error) { refused = append(refused, err.Error()) },
+		OnRefused: func(addr string, err error) {
+			mu.Lock()
+			refused = append(refused, err.Error())
+			mu.Unlock()
+		},
 	}})
 	if err != nil {
 		t.Fatal(err)
@@ -75,6 +81,8 @@ func TestHandshakeRefusals(t *testing.T) {
 		}
 	}
 	waitUntil(t, "no connection open", func() bool { return l.Conns() == 0 })
+	mu.Lock()
+	defer mu.Unlock()
 	if len(refused) != 4 {
 		t.Errorf("OnRefused told %d refusals of the 4 requests the upgrade read: %q", len(refused), refused)
 	}

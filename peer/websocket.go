@@ -236,12 +236,11 @@ func checkOrigin(patterns []string) func(r *http.Request) bool {
 // and accepts WebSocket connections on any path: it reads one HTTP
 // request per connection, within WebSocketOptions.HandshakeTimeout and
 // 64 KiB, and answers anything but an opening handshake with an HTTP
-// error and closes the connection (handshake.go). ctx
-// bounds setting up the listener only; Close stops the server. The server
-// limits of o apply (MaxConns, MaxConnsPerIP, BufferBudget, IdleTimeout,
-// FrameTimeout; see Options); connections beyond MaxConns or
-// MaxConnsPerIP are answered with an HTTP 503 and closed before their
-// handshake is read.
+// error and closes the connection. ctx bounds setting up the listener
+// only; Close stops the server. The server limits of o apply (MaxConns,
+// MaxConnsPerIP, BufferBudget, IdleTimeout, FrameTimeout; see Options);
+// connections beyond MaxConns or MaxConnsPerIP are answered with an HTTP
+// 503 and closed before their handshake is read.
 func ListenWebSocket(ctx context.Context, addr string, o Options) (*Listener, error) {
 	cfg, err := o.config()
 	if err != nil {
