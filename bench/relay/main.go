@@ -21,6 +21,9 @@
 //	sys_share         the part of it in the kernel (system time)
 //	rss_kb_per_client host resident memory growth per connected client (Godot's
 //	                  ENet host allocates its peer table when it starts: see rss_mb)
+//	anon_kb_per_client the same, of anonymous memory only (heap, stacks): without
+//	                  the program's code and other file pages that the first
+//	                  joins bring in once, which are shared and evictable
 //	rss_mb            host resident memory with every client connected
 //
 // run.sh runs both hosts in turn for each transport and size and prints
@@ -186,9 +189,10 @@ type result struct {
 	CPUmsPer1k float64 `json:"cpu_ms_per_1k"`
 	// SysShare is the part of CPUms spent in the kernel (system time):
 	// on loopback, mostly delivering the datagrams or frames sent.
-	SysShare       float64 `json:"sys_share"`
-	RSSkbPerClient float64 `json:"rss_kb_per_client"`
-	RSSmb          float64 `json:"rss_mb"`
+	SysShare        float64 `json:"sys_share"`
+	RSSkbPerClient  float64 `json:"rss_kb_per_client"`
+	AnonkbPerClient float64 `json:"anon_kb_per_client"`
+	RSSmb           float64 `json:"rss_mb"`
 	// With --syscalls: the host's system calls per delivery, all of them
 	// and those sending and receiving datagrams.
 	SyscallsPerDelivery float64 `json:"syscalls_per_delivery,omitempty"`
@@ -232,6 +236,10 @@ func load(args []string) error {
 	if err != nil {
 		return err
 	}
+	anonIdle, err := anonKB(*pid)
+	if err != nil {
+		return err
+	}
 
 	var got atomic.Int64
 	clients, err := joinAll(ctx, &c, func() { got.Add(1) })
@@ -255,6 +263,10 @@ func load(args []string) error {
 	}
 	time.Sleep(500 * time.Millisecond)
 	rssJoined, err := rssKB(*pid)
+	if err != nil {
+		return err
+	}
+	anonJoined, err := anonKB(*pid)
 	if err != nil {
 		return err
 	}
@@ -322,6 +334,7 @@ func load(args []string) error {
 		r.CPUmsPer1k = r.CPUms / (float64(r.Deliveries) / 1000)
 	}
 	r.RSSkbPerClient = float64(rssJoined-rssIdle) / float64(c.clients)
+	r.AnonkbPerClient = float64(anonJoined-anonIdle) / float64(c.clients)
 	r.RSSmb = float64(rssJoined) / 1024
 	if counter != nil && r.Deliveries > 0 {
 		d := float64(r.Deliveries)
@@ -335,8 +348,8 @@ func load(args []string) error {
 		if counter != nil {
 			extra = fmt.Sprintf(" %.3f | %.3f | %.3f | %.3f |", r.SyscallsPerDelivery, r.SendsPerDelivery, r.ReceivesPerDelivery, r.DatagramsPerDelivery)
 		}
-		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.0f %% | %.1f %% | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
-			r.CPUmsPer1k, 100*r.SysShare, 100*r.Held, r.RSSkbPerClient, r.RSSmb, extra)
+		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.0f %% | %.1f %% | %.1f | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
+			r.CPUmsPer1k, 100*r.SysShare, 100*r.Held, r.RSSkbPerClient, r.AnonkbPerClient, r.RSSmb, extra)
 		return err
 	}
 	return json.NewEncoder(os.Stdout).Encode(r)
@@ -407,5 +420,11 @@ func cpuMS(pid int) (all, sys float64, err error) {
 // rssKB is the process's resident set in KiB.
 func rssKB(pid int) (int64, error) {
 	b, err := procstat.RSS(pid)
+	return b >> 10, err
+}
+
+// anonKB is the anonymous part of the process's resident set in KiB.
+func anonKB(pid int) (int64, error) {
+	b, err := procstat.RSSAnon(pid)
 	return b >> 10, err
 }

@@ -51,19 +51,29 @@ func Times(pid int) (user, sys time.Duration, err error) {
 
 // RSS returns the resident set of process pid in bytes (/proc/PID/status,
 // VmRSS).
-func RSS(pid int) (int64, error) {
+func RSS(pid int) (int64, error) { return statusBytes(pid, "VmRSS") }
+
+// RSSAnon returns the anonymous part of process pid's resident set in
+// bytes (/proc/PID/status, RssAnon): its heap, stacks and other private
+// memory, without the program's code and other pages of files, which the
+// first use of a code path brings in once and which are shared and
+// evictable.
+func RSSAnon(pid int) (int64, error) { return statusBytes(pid, "RssAnon") }
+
+// statusBytes reads a field of /proc/PID/status given in kB.
+func statusBytes(pid int, field string) (int64, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(l, field+":"); ok {
 			kb, err := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 			if err != nil {
-				return 0, fmt.Errorf("/proc/%d/status: VmRSS: %w", pid, err)
+				return 0, fmt.Errorf("/proc/%d/status: %s: %w", pid, field, err)
 			}
 			return kb << 10, nil
 		}
 	}
-	return 0, fmt.Errorf("/proc/%d/status: no VmRSS", pid)
+	return 0, fmt.Errorf("/proc/%d/status: no %s", pid, field)
 }

@@ -36,13 +36,21 @@ func TestSelf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	anon, err := RSSAnon(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
 	big := make([]byte, 64<<20)
 	for i := range big {
 		big[i] = 1
 	}
 	rss2, _ := RSS(pid)
+	anon2, _ := RSSAnon(pid)
 	if rss <= 0 || rss2-rss < 60<<20 {
 		t.Errorf("RSS %d, then %d after touching 64 MiB", rss, rss2)
+	}
+	if anon <= 0 || anon > rss || anon2-anon < 60<<20 {
+		t.Errorf("anonymous RSS %d (of %d), then %d after touching 64 MiB", anon, rss, anon2)
 	}
 	runtime.KeepAlive(big)
 	// Reading a file is system time; the loop above was user time.
