@@ -227,38 +227,28 @@ func BenchmarkGoToGo(b *testing.B) {
 	})
 }
 
-func BenchmarkGoToC(b *testing.B) {
-	benchModes(b, func(b *testing.B, flags Flags, _ string, size int) {
-		c := startC(b, "server", "0", "-sink", "-seconds", "120")
-		var at int
-		port := strings.Fields(c.Next(&at, "listening", 10*time.Second))[1]
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, pushBack)
-		if err != nil {
-			b.Fatal(err)
-		}
-		defer cli.Close()
-		b.ReportAllocs()
-		b.ResetTimer()
-		goSend(b, cli, p, b.N, size, flags)
-	})
-}
+func BenchmarkGoToC(b *testing.B) { benchGoToC(b, pushBack) }
 
 // BenchmarkGoToCFrame is BenchmarkGoToC with a sender that runs in frames
 // of 1 ms (Config.Frame): one goroutine sends what was queued once a
 // frame, at most the 256 packets the benchmark's sender keeps queued; a
 // reliable stream is acknowledged once a frame too.
 func BenchmarkGoToCFrame(b *testing.B) {
+	cfg := *pushBack
+	cfg.Frame = time.Millisecond
+	benchGoToC(b, &cfg)
+}
+
+// benchGoToC runs a Go sender configured by cfg against the C library's
+// receiver in every mode.
+func benchGoToC(b *testing.B, cfg *Config) {
 	benchModes(b, func(b *testing.B, flags Flags, _ string, size int) {
 		c := startC(b, "server", "0", "-sink", "-seconds", "120")
 		var at int
 		port := strings.Fields(c.Next(&at, "listening", 10*time.Second))[1]
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		cfg := *pushBack
-		cfg.Frame = time.Millisecond
-		cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, &cfg)
+		cli, p, err := Dial(ctx, "udp4", "127.0.0.1:"+port, 1, 0, cfg)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -33,10 +33,11 @@ func (h *Host) trimPools() {
 	h.chunksLow = h.chunks.n
 	// An outbox (and the spare kept for a flush that starts while another
 	// is written) keeps its capacity while the flushes use a quarter of it.
-	if limit := max(4*h.outboxHigh, minOutboxKept); cap(h.spareOutbox) > limit {
+	limit := max(4*h.outboxHigh, minOutboxKept)
+	if cap(h.spareOutbox) > limit {
 		h.spareOutbox = nil
 	}
-	if limit := max(4*h.outboxHigh, minOutboxKept); len(h.outbox) == 0 && cap(h.outbox) > limit {
+	if len(h.outbox) == 0 && cap(h.outbox) > limit {
 		h.outbox = nil
 	}
 	h.outboxHigh = 0
