@@ -26,21 +26,39 @@ const maxFreeSendBytes = 256 << 10
 // chunk of 40 of them (bufStack), 1,024 bytes allocated.
 const freeSendSlot = 26
 
-// sendClass is the index of the smallest class of at least n bytes, or -1.
+// sendClass is the index of the smallest class of at least n bytes, or -1:
+// a table lookup, as the Go allocator finds its own classes (every class
+// up to 1024 bytes is a multiple of 8, every larger one 1024 and a
+// multiple of 128, so n's class is its rounded size's).
 func sendClass(n int) int {
-	lo, hi := 0, len(sendClasses)
-	for lo < hi {
-		m := (lo + hi) / 2
-		if sendClasses[m] < n {
-			lo = m + 1
-		} else {
-			hi = m
+	switch {
+	case n <= 1024:
+		return int(sendClassBy8[(max(n, 0)+7)>>3])
+	case n <= sendClasses[len(sendClasses)-1]:
+		return int(sendClassBy128[(n-1024+127)>>7])
+	}
+	return -1
+}
+
+// sendClassBy8 and sendClassBy128 are sendClass's tables: the class of a
+// size rounded up to 8 bytes (up to 1024), and above 1024 bytes to 128.
+var sendClassBy8, sendClassBy128 = sendClassTables()
+
+func sendClassTables() (by8 [1024>>3 + 1]uint8, by128 [(3456-1024)>>7 + 1]uint8) {
+	smallest := func(n int) uint8 {
+		i := 0
+		for sendClasses[i] < n {
+			i++
 		}
+		return uint8(i)
 	}
-	if lo == len(sendClasses) {
-		return -1
+	for i := range by8 {
+		by8[i] = smallest(i << 3)
 	}
-	return lo
+	for i := range by128 {
+		by128[i] = smallest(1024 + i<<7)
+	}
+	return by8, by128
 }
 
 // copySend returns a copy of prefix and data, one after the other, in a

@@ -28,6 +28,12 @@ func TestSendClasses(t *testing.T) {
 			t.Errorf("sendClass(%d) = %d, sendClass(%d) = %d, want %d", lo, sendClass(lo), c, sendClass(c), i)
 		}
 	}
+	for n := -1; n <= 4096; n++ {
+		want := slices.IndexFunc(sendClasses[:], func(c int) bool { return c >= n })
+		if got := sendClass(n); got != want {
+			t.Errorf("sendClass(%d) = %d, want %d", n, got, want)
+		}
+	}
 	if sendClass(3457) != -1 {
 		t.Error("a packet over 3456 bytes is pooled")
 	}

@@ -147,6 +147,8 @@ func bindHandler(m *method) error {
 	m.fn = fn
 	m.frames.New = func() any {
 		fr := &callFrame{in: make([]reflect.Value, t.NumIn()), ctx: reflect.New(ctxType), from: reflect.New(peerType), holders: make([]reflect.Value, len(m.in))}
+		fr.ctxp = fr.ctx.Interface().(*context.Context)
+		fr.fromp = fr.from.Interface().(*PeerID)
 		for i, pt := range m.in {
 			if m.reuse[i] {
 				fr.holders[i] = reflect.New(pt)
@@ -295,9 +297,9 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	fr.ctx.Elem().Set(reflect.ValueOf(ctx))
+	*fr.ctxp = ctx
 	fr.in[0] = fr.ctx.Elem()
-	fr.from.Elem().SetInt(int64(from))
+	*fr.fromp = from
 	fr.in[1] = fr.from.Elem()
 	holder := func(i int) reflect.Value {
 		if m.reuse[i] {
@@ -346,7 +348,7 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 	}
 	out := m.fn.Call(fr.in)
 	clear(fr.in)
-	fr.ctx.Elem().SetZero()
+	*fr.ctxp = nil
 	if m.ret && !out[0].IsNil() {
 		return out[0].Interface().(error)
 	}
@@ -358,8 +360,10 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 // pointers (so that the handler cannot keep a reference to it).
 type callFrame struct {
 	in      []reflect.Value
-	ctx     reflect.Value // *context.Context
-	from    reflect.Value // *PeerID
+	ctx     reflect.Value    // *context.Context
+	from    reflect.Value    // *PeerID
+	ctxp    *context.Context // ctx's pointer, set without reflect's checks
+	fromp   *PeerID          // from's
 	holders []reflect.Value
 	sbuf    [12]byte
 }
