@@ -23,6 +23,7 @@ var (
 	ErrTooLarge      = errors.New("enet: packet larger than MaxPacketSize")
 	ErrQueueFull     = errors.New("enet: send budget used up")
 	ErrConnectFailed = errors.New("enet: connection failed")
+	ErrOtherHost     = errors.New("enet: peer of another host")
 )
 
 // EventType says what an Event reports.
@@ -584,21 +585,26 @@ func (h *Host) dispatch() {
 }
 
 // Broadcast sends data to every connected peer, as Peer.Send
-// (enet_host_broadcast). It returns the first error of a peer, after
-// trying them all.
+// (enet_host_broadcast), with one copy of data that they share (as
+// SendMany). It returns the first error of a peer, after trying them all.
 func (h *Host) Broadcast(ch uint8, data []byte, flags Flags) error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	var first error
-	shared := append(make([]byte, 0, len(data)), data...)
+	shared, how := h.sharePacket(nil, data)
 	for _, p := range h.peers {
 		if p == nil || p.state != stateConnected {
 			continue
 		}
-		if err := h.send(p, ch, nil, shared, flags, false); err != nil && first == nil {
-			first = err
+		if err := h.send(p, ch, nil, shared, flags, how); err != nil {
+			if first == nil {
+				first = err
+			}
+			continue
 		}
+		h.queued1(p)
 	}
+	h.shareDone(shared, how)
 	h.wakeSender()
 	return first
 }

@@ -394,8 +394,11 @@ func (h *Host) newOutCmd() *outCmd {
 
 // recycle returns a command no list holds any more to the free list.
 func (h *Host) recycle(oc *outCmd) {
-	if oc.pooled {
+	switch oc.buf {
+	case bufOwn:
 		h.releaseSend(oc.data)
+	case bufShared:
+		h.releaseShareRef(oc.data)
 	}
 	if h.freeCmds.len() < 4096 {
 		*oc = outCmd{}

@@ -182,7 +182,7 @@ type outCmd struct {
 	fragmentOffset   uint32
 	fragmentLength   uint32
 	sendAttempts     uint32
-	pooled           bool    // data is the command's own buffer from copySend
+	buf              bufKind // whose data is: the caller's, the command's own pooled buffer, or one shared
 	cost             int32   // charged to the outgoing budgets: the command, and on the last of a packet its data
 	data             []byte  // the whole packet, nil for commands without one
 	next             *outCmd // the next in the command's queue (outList)
@@ -424,23 +424,81 @@ func (p *Peer) SendPrefixed(ch uint8, prefix, data []byte, flags Flags) error {
 	h := p.host
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if err := h.send(p, ch, prefix, data, flags, true); err != nil {
+	if err := h.send(p, ch, prefix, data, flags, sendCopy); err != nil {
 		return err
 	}
-	h.markDirty(p)
+	h.queued1(p)
 	h.wakeSender()
+	return nil
+}
+
+// queued1 follows a packet queued for p: p has something to send, and
+// without frames a peer with a datagram's worth queued is flushed now.
+func (h *Host) queued1(p *Peer) {
+	h.markDirty(p)
 	if h.frame == nil && (p.outgoing.len() >= maxPacketCommands || p.outgoingSendReliable.len() >= maxPacketCommands) {
 		select {
 		case h.flushWake <- struct{}{}:
 		default:
 		}
 	}
-	return nil
 }
 
-// send queues the packet prefix+data; without copyData it keeps data
-// (prefix must then be empty).
-func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyData bool) error {
+// SendMany queues prefix followed by data as one packet on channel ch
+// for each of peers, as SendPrefixed does for each, under one lock and
+// with one copy: a packet that fits one datagram and a reused buffer (up
+// to 3452 bytes) is copied once into a buffer that the peers' commands
+// share, which the host reuses once the last of them is sent or
+// acknowledged (a larger one is copied once too, and garbage collected).
+// Each peer is charged as if it held a copy of its own, so the budgets
+// behave as with SendPrefixed. errs[i] is set to peers[i]'s error, nil
+// when the packet is queued for it; errs must be at least as long as
+// peers. A peer of another host fails with ErrOtherHost. SendMany
+// returns how many peers failed.
+func (h *Host) SendMany(peers []*Peer, ch uint8, prefix, data []byte, flags Flags, errs []error) int {
+	errs = errs[:len(peers)]
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	shared, how := h.sharePacket(prefix, data)
+	failed := 0
+	for i, p := range peers {
+		err := ErrOtherHost
+		if p.host == h {
+			err = h.send(p, ch, nil, shared, flags, how)
+		}
+		if errs[i] = err; err != nil {
+			failed++
+			continue
+		}
+		h.queued1(p)
+	}
+	h.shareDone(shared, how)
+	if failed < len(peers) {
+		h.wakeSender()
+	}
+	return failed
+}
+
+// sendHow says what send does with a packet's data.
+type sendHow uint8
+
+const (
+	sendCopy   sendHow = iota // copy prefix and data, into a pooled buffer when they fit one
+	sendKeep                  // keep data, which nobody changes (prefix empty)
+	sendShared                // data is sharePacket's pooled buffer (prefix empty)
+)
+
+// bufKind is whose buffer a command's data is.
+type bufKind uint8
+
+const (
+	bufCaller bufKind = iota // the caller's, or allocated for the command: garbage collected
+	bufOwn                   // the command's own, from copySend: reused once it is done
+	bufShared                // sharePacket's, counted (shareRefs): reused once no command holds it
+)
+
+// send queues the packet prefix+data, as how says.
+func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, how sendHow) error {
 	if h.closed {
 		return ErrClosed
 	}
@@ -468,14 +526,20 @@ func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyDat
 	if err := h.checkSend(p, sendCost(size, count)); err != nil {
 		return err
 	}
-	pooled := false
-	if copyData || data == nil {
+	kind := bufCaller
+	switch {
+	case how == sendShared && count == 1:
+		kind = bufShared
+		addShareRef(data)
+	case how != sendKeep || data == nil:
+		// A shared packet that this peer's MTU fragments gets a copy of
+		// its own: fragments do not count their holders.
 		var b []byte
 		if count == 1 {
 			b = h.copySend(prefix, data)
 		}
-		if pooled = b != nil; pooled {
-			data = b
+		if b != nil {
+			data, kind = b, bufOwn
 		} else {
 			data = append(append(make([]byte, 0, size), prefix...), data...) // never nil: nil marks commands without a packet
 		}
@@ -520,7 +584,7 @@ func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, copyDat
 		cmd.command = cmdSendUnreliable
 	}
 	oc := h.queueOutgoing(p, &cmd, data, 0, uint32(len(data)))
-	oc.pooled = pooled
+	oc.buf = kind
 	oc.cost = int32(sendCost(len(data), 1))
 	h.charge(p, int(oc.cost))
 	return nil

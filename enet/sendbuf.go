@@ -1,5 +1,7 @@
 package enet
 
+import "encoding/binary"
+
 // Packets Send copies whole (in one command, not fragments) are kept in
 // buffers the host reuses once their command has been sent (unreliable)
 // or acknowledged (reliable), so that sending allocates nothing in steady
@@ -64,7 +66,12 @@ func sendClassTables() (by8 [1024>>3 + 1]uint8, by128 [(3456-1024)>>7 + 1]uint8)
 // copySend returns a copy of prefix and data, one after the other, in a
 // reused buffer of its class, or nil for packets too large to pool.
 func (h *Host) copySend(prefix, data []byte) []byte {
-	c := sendClass(len(prefix) + len(data))
+	return h.copySendRoom(prefix, data, 0)
+}
+
+// copySendRoom is copySend with room bytes more capacity than the packet.
+func (h *Host) copySendRoom(prefix, data []byte, room int) []byte {
+	c := sendClass(len(prefix) + len(data) + room)
 	if c < 0 {
 		return nil
 	}
@@ -76,6 +83,51 @@ func (h *Host) copySend(prefix, data []byte) []byte {
 		b = make([]byte, 0, sendClasses[c])
 	}
 	return append(append(b, prefix...), data...)
+}
+
+// shareRoom is the room a shared buffer keeps after its packet: the count
+// of the commands that hold it, 4 bytes at the end of its capacity.
+const shareRoom = 4
+
+// sharePacket returns prefix and data in one buffer for several peers'
+// commands (SendMany, Broadcast): a pooled one counted by its holders
+// (sendShared), or, too large to pool, a copy garbage collected
+// (sendKeep). shareDone ends its making.
+func (h *Host) sharePacket(prefix, data []byte) ([]byte, sendHow) {
+	if b := h.copySendRoom(prefix, data, shareRoom); b != nil {
+		setShareRefs(b, 0)
+		return b, sendShared
+	}
+	return append(append(make([]byte, 0, len(prefix)+len(data)), prefix...), data...), sendKeep
+}
+
+// shareDone gives back a shared buffer that no command took.
+func (h *Host) shareDone(b []byte, how sendHow) {
+	if how == sendShared && shareRefs(b) == 0 {
+		h.releaseSend(b)
+	}
+}
+
+func shareRefs(b []byte) uint32 {
+	return binary.LittleEndian.Uint32(b[cap(b)-shareRoom : cap(b)])
+}
+
+func setShareRefs(b []byte, n uint32) {
+	binary.LittleEndian.PutUint32(b[cap(b)-shareRoom:cap(b)], n)
+}
+
+// addShareRef counts one more command holding b.
+func addShareRef(b []byte) { setShareRefs(b, shareRefs(b)+1) }
+
+// releaseShareRef counts one command fewer holding b, and reuses it
+// when none is left.
+func (h *Host) releaseShareRef(b []byte) {
+	n := shareRefs(b) - 1
+	if n == 0 {
+		h.releaseSend(b)
+		return
+	}
+	setShareRefs(b, n)
 }
 
 // copyReceived is a received packet's copy for its Event: in a reused

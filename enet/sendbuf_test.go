@@ -3,7 +3,9 @@ package enet
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"net"
 	"slices"
 	"sync"
 	"testing"
@@ -179,4 +181,142 @@ func TestSendPrefixed(t *testing.T) {
 	if a := testing.AllocsPerRun(500, send); a > 0.5 && !raceEnabled {
 		t.Errorf("SendPrefixed allocates %.2f times a packet", a)
 	}
+}
+
+// TestSendMany: SendMany queues one packet for several peers with one
+// shared copy. Every peer receives every packet intact and in order while
+// later packets reuse the buffers of earlier ones, the last peer through
+// a relay that loses, duplicates and delays datagrams, so that its
+// resends read buffers the other peers are done with (a buffer reused
+// before its last holder was done with it would change what arrives); a warm
+// SendMany allocates nothing; a packet that the peers fragment arrives
+// whole; peers that fail are reported and hold the others back in
+// nothing.
+func TestSendMany(t *testing.T) {
+	srv, err := Listen("udp4", "127.0.0.1:0", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	const n = 3
+	clis := make([]*Host, n)
+	mine := make([]*Peer, n)  // the clients' side
+	peers := make([]*Peer, n) // the server's
+	lossy := newRelay(t, srv.LocalAddr().(*net.UDPAddr), 0.2, 0.05, 5*time.Millisecond)
+	for i := range n {
+		addr := srv.LocalAddr().String()
+		if i == n-1 {
+			addr = lossy.addr().String()
+		}
+		cli, cp, err := Dial(ctx, "udp4", addr, 2, uint32(i), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer cli.Close()
+		clis[i], mine[i] = cli, cp
+		ev := nextOf(t, srv, EventConnect, 5*time.Second)
+		peers[ev.Data] = ev.Peer
+	}
+	errs := make([]error, n+1)
+	packet := func(i int) []byte {
+		b := bytes.Repeat([]byte{byte(i)}, 40)
+		binary.LittleEndian.PutUint32(b, uint32(i))
+		return b
+	}
+	const count = 400
+	for i := range count {
+		b := packet(i)
+		if f := srv.SendMany(peers, 1, b[:4], b[4:], Reliable, errs); f != 0 {
+			t.Fatalf("packet %d: %d failed: %v", i, f, errs)
+		}
+		if i%20 == 19 {
+			// Acknowledged meanwhile, the first peers' commands give
+			// their buffers back to the next packets.
+			srv.Flush()
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+	for c, cli := range clis {
+		for i := range count {
+			ev := nextOf(t, cli, EventReceive, 5*time.Second)
+			if ev.Channel != 1 || !bytes.Equal(ev.Packet, packet(i)) {
+				t.Fatalf("client %d, packet %d: channel %d, % x", c, i, ev.Channel, ev.Packet)
+			}
+			cli.ReleasePacket(ev.Packet)
+		}
+	}
+
+	// Warm, unreliable: no allocation a packet, the clients' copies given
+	// back as they arrive.
+	for _, cli := range clis {
+		go func() {
+			for {
+				ev, err := cli.Service(ctx)
+				if err != nil {
+					return
+				}
+				cli.ReleasePacket(ev.Packet)
+			}
+		}()
+	}
+	data := make([]byte, 100)
+	send := func() {
+		if f := srv.SendMany(peers, 0, nil, data, Unsequenced, errs); f != 0 {
+			t.Fatalf("%d failed: %v", f, errs)
+		}
+		srv.Flush()
+	}
+	for range 100 {
+		send()
+	}
+	if a := testing.AllocsPerRun(300, send); a > 0.5 && !raceEnabled {
+		t.Errorf("SendMany to %d peers allocates %.2f times a packet", n, a)
+	}
+	peers[0].DisconnectNow(0)
+	peers[1].DisconnectNow(0)
+	// Failures: peers gone, and a peer of another host.
+	if f := srv.SendMany(append(peers[:2:2], mine[0]), 0, nil, []byte("x"), Reliable, errs); f != 3 ||
+		!errors.Is(errs[0], ErrNotConnected) || !errors.Is(errs[1], ErrNotConnected) || !errors.Is(errs[2], ErrOtherHost) {
+		t.Errorf("%d failed: %v", f, errs)
+	}
+	if srv.SendMany(nil, 0, nil, nil, 0, nil) != 0 {
+		t.Error("no peers, a failure")
+	}
+}
+
+// TestSendManyFragments: a packet that the peers' MTU fragments reaches
+// each of them whole, and those that cannot take it fail alone.
+func TestSendManyFragments(t *testing.T) {
+	srv, cli, sp, _ := pair(t, nil, nil, 1)
+	_, cli2, sp2, _ := pairWith(t, srv, 1)
+	big := bytes.Repeat([]byte("0123456789"), 300)
+	errs := make([]error, 3)
+	if f := srv.SendMany([]*Peer{sp, sp2}, 0, []byte{7, 7}, big, Reliable, errs); f != 0 {
+		t.Fatalf("%d failed: %v", f, errs)
+	}
+	want := append([]byte{7, 7}, big...)
+	for _, c := range []*Host{cli, cli2} {
+		if ev := nextOf(t, c, EventReceive, 5*time.Second); !bytes.Equal(ev.Packet, want) {
+			t.Fatalf("%d bytes arrived of %d", len(ev.Packet), len(want))
+		}
+	}
+	if f := srv.SendMany([]*Peer{sp, sp2}, 1, nil, big, Reliable, errs); f != 2 || !errors.Is(errs[0], ErrChannel) || !errors.Is(errs[1], ErrChannel) {
+		t.Errorf("channel 1 of 1: %d failed: %v", f, errs)
+	}
+}
+
+// pairWith connects one more client to srv, as pair does.
+func pairWith(t *testing.T, srv *Host, channels int) (_, cli *Host, sp, cp *Peer) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), channels, 12, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cli.Close() })
+	ev := nextOf(t, srv, EventConnect, 5*time.Second)
+	return srv, cli, ev.Peer, cp
 }
