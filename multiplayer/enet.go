@@ -1,11 +1,13 @@
 package multiplayer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"sync"
 	"time"
 
@@ -425,11 +427,21 @@ func (l *enetLink) WriteFrame(f Frame) error {
 	}
 	ch, flags := l.channelFlags(f)
 	var head [8]byte
-	var prefix []byte
-	if l.godot3 {
-		prefix = enet.AppendGodot3Packet(head[:0], int32(f.From), int32(f.To), nil)
+	return l.sent(l.peer.SendPrefixed(ch, l.prefix(&head, f), f.Data, flags)) // copies both
+}
+
+// prefix is the header a data frame's packet starts with: Godot 3's 8
+// bytes (sender and target), built in head, or none.
+func (l *enetLink) prefix(head *[8]byte, f Frame) []byte {
+	if !l.godot3 {
+		return nil
 	}
-	err := l.peer.SendPrefixed(ch, prefix, f.Data, flags) // copies both
+	return enet.AppendGodot3Packet(head[:0], int32(f.From), int32(f.To), nil)
+}
+
+// sent is WriteFrame's result for a packet that ENet's send answered with
+// err.
+func (l *enetLink) sent(err error) error {
 	if errors.Is(err, enet.ErrQueueFull) {
 		// The peer does not take what is sent (or the ENet host's budget
 		// is spent): the link ends, and what ENet holds for it goes now
@@ -459,7 +471,12 @@ func (h *Host) queueFor(link Link, fail func(error)) *outQueue {
 // ENetOptions sizes from MaxQueuedBytes), so a multiplayer Host needs no
 // queue or goroutine of its own for the peer, nor a copy of each frame.
 func (l *enetLink) queueFrame(f Frame) error {
-	err := l.WriteFrame(f)
+	return queued(l.WriteFrame(f))
+}
+
+// queued is queueFrame's result for a frame that WriteFrame answered with
+// err.
+func queued(err error) error {
 	if errors.Is(err, enet.ErrNotConnected) {
 		// The peer has gone, and the ENet event that says so is on its
 		// way to the Host, which lets the client go then: the frame
@@ -470,6 +487,67 @@ func (l *enetLink) queueFrame(f Frame) error {
 		return fmt.Errorf("%w: %w", ErrBudget, err)
 	}
 	return err
+}
+
+// enetBatch gathers the ENet targets of one relayed message, under the
+// Host's lock, so that the message is queued for those that share an ENet
+// host, a channel, flags and a Godot 3 header with one enet.Host.SendMany:
+// one lock of the ENet host and one copy of the packet for all of them,
+// where a frame each would take the lock and copy the packet once per
+// target.
+type enetBatch struct {
+	host   *enet.Host
+	ch     uint8
+	flags  enet.Flags
+	head   [8]byte
+	prefix []byte // head's Godot 3 header, or nil
+	data   []byte
+	to     []*hostPeer
+	peers  []*enet.Peer
+	errs   []error
+}
+
+// add queues f for o, whose link is l, with the targets gathered so far
+// when they share its ENet host, channel, flags, header and data, or
+// after sending those (flush) when not.
+func (b *enetBatch) add(h *Host, o *hostPeer, l *enetLink, f Frame) {
+	ch, flags := l.channelFlags(f)
+	var head [8]byte
+	prefix := l.prefix(&head, f)
+	host := l.peer.Host()
+	if len(b.to) > 0 && (b.host != host || b.ch != ch || b.flags != flags || !bytes.Equal(b.prefix, prefix) ||
+		len(b.data) != len(f.Data) || len(f.Data) > 0 && &b.data[0] != &f.Data[0]) {
+		b.flush(h)
+	}
+	if len(b.to) == 0 {
+		b.host, b.ch, b.flags, b.data = host, ch, flags, f.Data
+		b.head = head
+		b.prefix = b.head[:len(prefix)]
+		if prefix == nil {
+			b.prefix = nil
+		}
+	}
+	b.to = append(b.to, o)
+	b.peers = append(b.peers, l.peer)
+}
+
+// flush queues the gathered message for its targets, and deals with
+// each target's failure as Host.queueLocked does.
+func (b *enetBatch) flush(h *Host) {
+	if len(b.to) == 0 {
+		return
+	}
+	b.errs = slices.Grow(b.errs[:0], len(b.to))[:len(b.to)]
+	b.host.SendMany(b.peers, b.ch, b.prefix, b.data, b.flags, b.errs)
+	for i, o := range b.to {
+		err := queued(o.link.(*enetLink).sent(b.errs[i]))
+		h.queuedLocked(o, FrameData, b.data, err)
+	}
+	clear(b.to)
+	clear(b.peers)
+	clear(b.errs)
+	b.to, b.peers, b.errs = b.to[:0], b.peers[:0], b.errs[:0]
+	b.data = nil
 }
 
 func (l *enetLink) Close() error {

@@ -1,6 +1,7 @@
 package multiplayer
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"net"
@@ -334,5 +335,91 @@ func TestENetHostNoGoroutinePerClient(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A message broadcast by one client of an ENet host reaches every other
+// client with the bytes the engine's server relays (Godot 3: its header,
+// sender and target; Godot 4: SYS RELAY from the sender), in order, while
+// the host queues it for all of them at once with one shared copy (a
+// copy reused too early would change what arrives); a target that takes
+// nothing (its ENet host gone without a word) runs out of budget
+// (MaxOutgoingData: its sends fail, ENet keeps the peer) and is
+// dropped alone, and the others go on receiving.
+func TestENetRelayShared(t *testing.T) {
+	for _, fam := range []variant.Family{variant.Godot3, variant.Godot4} {
+		t.Run(fam.String(), func(t *testing.T) {
+			const clients = 4
+			h, addr := startHostENet(t, HostOptions{Godot: fam, Logger: quiet, MaxPeersPerIP: clients},
+				ENetOptions{ENet: enet.Config{MaxPeersPerIP: clients, MaxOutgoingData: 64 << 10}})
+			cs := make([]*rawENet, clients)
+			for i := range cs {
+				cs[i] = dialRawENet(t, addr, fam, PeerID(100+i))
+			}
+			waitPeers(t, h, clients)
+			send := func(i, size int) []byte {
+				t.Helper()
+				raw := AppendRaw(nil, fam, bytes.Repeat([]byte{byte(i)}, size))
+				var pkt, want []byte
+				ch := uint8(enet.Godot4ChannelReliable)
+				if fam == variant.Godot3 {
+					ch = enet.Godot3ChannelReliable
+					pkt = enet.AppendGodot3Packet(nil, int32(cs[0].id), int32(Broadcast), raw)
+					want = pkt
+				} else {
+					pkt = AppendSys(nil, SysRelay, Broadcast, raw)
+					want = AppendSys(nil, SysRelay, cs[0].id, raw)
+				}
+				if err := cs[0].p.Send(ch, pkt, enet.Reliable); err != nil {
+					t.Fatal(err)
+				}
+				return want
+			}
+			for i := range 200 {
+				want := send(i, 40)
+				for _, c := range cs[1:] {
+					if got := c.next(t, fam); !bytes.Equal(got, want) {
+						t.Fatalf("message %d: client %d got % x, want % x", i, c.id, got, want)
+					}
+				}
+			}
+			// The last client's host vanishes: what it is sent piles up
+			// in ENet until its budget (64 KiB) is spent and the Host
+			// drops it; the other two still get every message.
+			cs[clients-1].h.Close()
+			for i := 0; len(h.Peers()) == clients; i++ {
+				if i == 200 {
+					t.Fatal("a client that acknowledges nothing was not dropped after 200 messages of 2 KB")
+				}
+				want := send(i, 2000)
+				for _, c := range cs[1 : clients-1] {
+					if got := c.next(t, fam); !bytes.Equal(got, want) {
+						t.Fatalf("message %d of 2 KB: client %d got %d bytes", i, c.id, len(got))
+					}
+				}
+			}
+		})
+	}
+}
+
+// next returns a copy of the client's next data packet (notices of peers
+// joining are skipped).
+func (c *rawENet) next(t *testing.T, fam variant.Family) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	for {
+		ev, err := c.h.Service(ctx)
+		if err != nil {
+			t.Fatalf("client %d: %v", c.id, err)
+		}
+		if ev.Type != enet.EventReceive {
+			continue
+		}
+		notice := fam == variant.Godot3 && ev.Channel == enet.Godot3ChannelConfig ||
+			fam == variant.Godot4 && len(ev.Packet) >= 2 && ev.Packet[0] == 7 && ev.Packet[1] == byte(SysAddPeer)
+		if !notice {
+			return ev.Packet
+		}
 	}
 }

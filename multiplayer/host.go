@@ -236,6 +236,8 @@ type Host struct {
 	// scratch holds the packet being relayed to targets whose transport
 	// copies it (relayToLocked).
 	scratch []byte
+	// batch gathers a relayed message's ENet targets (relayToLocked).
+	batch enetBatch
 }
 
 type recvEntry struct {
@@ -623,6 +625,22 @@ func (h *Host) drop(p *hostPeer, err error) {
 // frameLocked queues a frame for p; a peer over its budget is dropped.
 func (h *Host) frameLocked(p *hostPeer, f Frame) { h.queueLocked(p, f, false, nil) }
 
+// queuedLocked follows a frame of kind and data that p's transport
+// queued itself (queuer), with err: a peer over its budget is dropped, a
+// data frame is metered.
+func (h *Host) queuedLocked(p *hostPeer, kind FrameKind, data []byte, err error) {
+	if err != nil {
+		if p.dropErr == nil {
+			p.dropErr = err
+			go h.drop(p, err)
+		}
+		return
+	}
+	if h.o.Meter != nil && kind == FrameData {
+		h.o.Meter.PacketOut(commandOf(h.o.Godot, data), len(data))
+	}
+}
+
 // queueLocked queues a frame for p, a copy of its data unless shared
 // (the data of a relayed message, made once and shared by the targets'
 // queues, which the caller does not change); a peer over its budget is
@@ -635,16 +653,7 @@ func (h *Host) queueLocked(p *hostPeer, f Frame, shared bool, buf *sendBuf) {
 		if h.closed {
 			return // a closing host refuses new frames
 		}
-		if err := qu.queueFrame(f); err != nil {
-			if p.dropErr == nil {
-				p.dropErr = err
-				go h.drop(p, err)
-			}
-			return
-		}
-		if h.o.Meter != nil && f.Kind == FrameData {
-			h.o.Meter.PacketOut(commandOf(h.o.Godot, f.Data), len(f.Data))
-		}
+		h.queuedLocked(p, f.Kind, f.Data, qu.queueFrame(f))
 		return
 	}
 	var err error
@@ -930,6 +939,10 @@ func (h *Host) relayToLocked(o *hostPeer, m *relayMsg, f Frame) {
 			}
 		}
 		f.Data = m.direct
+		if l, ok := o.link.(*enetLink); ok && !h.closed {
+			h.batch.add(h, o, l, f)
+			return
+		}
 		h.queueLocked(o, f, true, nil)
 		return
 	}
@@ -949,10 +962,11 @@ func (h *Host) relayToLocked(o *hostPeer, m *relayMsg, f Frame) {
 	h.queueLocked(o, f, true, nil)
 }
 
-// relayDoneLocked ends the relay of m: its pooled buffer is the queues'
-// alone, and the host's scratch is free again (let go when it grew past
-// 64 KiB).
+// relayDoneLocked ends the relay of m: the ENet targets gathered get it,
+// its pooled buffer is the queues' alone, and the host's scratch is free
+// again (let go when it grew past 64 KiB).
 func (h *Host) relayDoneLocked(m *relayMsg) {
+	h.batch.flush(h)
 	if m.buf != nil {
 		m.buf.release()
 	}
