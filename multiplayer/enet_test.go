@@ -423,3 +423,25 @@ func (c *rawENet) next(t *testing.T, fam variant.Family) []byte {
 		}
 	}
 }
+
+// ListenENet runs its host in frames of DefaultENetFrame unless Frame or
+// FlushDelay says otherwise; DialENet does not.
+func TestENetListenFrames(t *testing.T) {
+	for _, c := range []struct {
+		cfg   enet.Config
+		frame time.Duration
+	}{
+		{enet.Config{}, DefaultENetFrame},
+		{enet.Config{Frame: 7 * time.Millisecond}, 7 * time.Millisecond},
+		{enet.Config{FlushDelay: 3 * time.Millisecond}, 0},
+		{enet.Config{FlushDelay: -1}, 0},
+	} {
+		cfg, err := ENetOptions{ENet: c.cfg}.listenConfig()
+		if err != nil || cfg.Frame != c.frame {
+			t.Errorf("%+v: frame %v, %v; want %v", c.cfg, cfg.Frame, err, c.frame)
+		}
+		if cfg, _ := (ENetOptions{ENet: c.cfg}).config(); cfg.Frame != c.cfg.Frame {
+			t.Errorf("%+v: a dialled link's frame %v", c.cfg, cfg.Frame)
+		}
+	}
+}
