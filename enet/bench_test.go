@@ -355,7 +355,7 @@ func BenchmarkFlushChecks(b *testing.B) {
 			h.dirty = nil
 			for i := range n {
 				p := h.newPeer(uint16(i))
-				p.acks = []ack{{}}
+				h.pushAck(p, ack{})
 				p.ackedData = 1
 				h.dirty = append(h.dirty, p)
 			}

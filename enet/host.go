@@ -132,6 +132,7 @@ type Host struct {
 	freeCmds    outList   // zeroed commands, linked as any queue: the free list takes no room
 	// The free lists' low-water marks since the last trim (pools.go).
 	freeCmdsLow int
+	freeAcks    ackChunks // chunks of the peers' acknowledgement lists (acklist.go)
 	freeSendLow [len(sendClasses)]int
 	chunksLow   int
 	trimEpoch   uint32
@@ -834,7 +835,7 @@ func (h *Host) flushNow() bool {
 	for _, p := range h.dirty {
 		if p.windowFull || p.capped || p.outgoingSendReliable.len() >= maxPacketCommands || p.outgoing.len() >= maxPacketCommands ||
 			p.ackedData >= max(p.windowSize, minWindowSize)/4 ||
-			len(p.acks)*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
+			p.acks.n*commandSizes[cmdAcknowledge] >= int(p.mtu)-4 { // 4: the longest header without a checksum
 			return true
 		}
 	}

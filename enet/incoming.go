@@ -577,11 +577,11 @@ func (h *Host) queueAck(p *Peer, c *command, sentTime uint16) {
 	}
 	// The acknowledgements of one datagram are bounded by its commands;
 	// a peer that is never sent to (no flush) cannot make them grow.
-	if len(p.acks) >= 4096 {
+	if p.acks.n >= 4096 {
 		return
 	}
 	p.outgoingDataTotal += uint32(commandSizes[cmdAcknowledge])
-	p.acks = append(p.acks, ack{sentTime: sentTime, command: c.command, channelID: c.channelID, seq: c.seq})
+	h.pushAck(p, ack{sentTime: sentTime, command: c.command, channelID: c.channelID, seq: c.seq})
 	p.ackedData += uint32(c.dataLength)
 	h.markDirty(p)
 }

@@ -76,7 +76,7 @@ func (h *Host) sendDatagram(p *Peer, checkTimeouts bool) bool {
 	sentTime := false
 
 	goodbye := false
-	if len(p.acks) > 0 {
+	if p.acks.n > 0 {
 		body, size, goodbye = h.sendAcks(p, body, size)
 	}
 	if goodbye {
@@ -177,24 +177,22 @@ func (h *Host) emit(p *Peer, body []byte, sentTime bool) {
 
 // sendAcks is enet_protocol_send_acknowledgements.
 func (h *Host) sendAcks(p *Peer, body []byte, size int) ([]byte, int, bool) {
-	i := 0
-	for ; i < len(p.acks); i++ {
+	for i := 0; p.acks.n > 0; i++ {
 		if i >= maxPacketCommands || int(p.mtu)-size < commandSizes[cmdAcknowledge] {
 			p.cont = true
 			break
 		}
-		a := p.acks[i]
+		a := p.firstAck()
+		h.dropAck(p)
 		c := command{command: cmdAcknowledge, channelID: a.channelID, seq: a.seq, receivedSeq: a.seq, receivedSentTime: a.sentTime}
 		body = appendCommand(body, &c)
 		size += commandSizes[cmdAcknowledge]
 		if a.command&commandMask == cmdDisconnect {
-			p.acks = nil
+			h.clearAcks(p)
 			return body, size, true
 		}
 	}
-	n := copy(p.acks, p.acks[i:])
-	p.acks = p.acks[:n]
-	if n == 0 {
+	if p.acks.n == 0 {
 		p.ackedData = 0
 	}
 	return body, size, false

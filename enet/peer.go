@@ -104,7 +104,7 @@ type Peer struct {
 	incomingUnsequencedGroup, outgoingUnsequencedGroup uint16
 	unsequencedWindow                                  *[unsequencedWindowSize / 32]uint32 // made by the first unsequenced packet
 
-	acks []ack
+	acks ackList
 	// ackedData is the data of the commands acks acknowledges (about:
 	// kept until every owed acknowledgement has gone).
 	ackedData uint32
@@ -706,7 +706,7 @@ func (h *Host) changeState(p *Peer, s peerState) {
 
 // resetQueues drops everything queued for or from the peer.
 func (h *Host) resetQueues(p *Peer) {
-	p.acks = nil
+	h.clearAcks(p)
 	p.ackedData = 0
 	p.sentReliable = outList{}
 	p.ackAfter, p.ackAfterOK = nil, false

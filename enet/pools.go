@@ -18,6 +18,7 @@ func (h *Host) trimPools() {
 		h.freeCmds.pop()
 	}
 	h.freeCmdsLow = h.freeCmds.len()
+	h.trimAcks()
 	for c := range h.freeSend {
 		s := &h.freeSend[c]
 		for range h.freeSendLow[c] {

@@ -179,7 +179,7 @@ func BenchmarkReverseReliable(b *testing.B) {
 		h.events = h.events[:0]
 		h.eventsHead = 0
 		h.waiting, r.p.waiting = 0, 0
-		r.p.acks = r.p.acks[:0]
+		h.clearAcks(r.p)
 		h.mu.Unlock()
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/command")
