@@ -52,7 +52,8 @@
 // older than one already delivered on its channel is dropped), or
 // Unsequenced (unreliable, any order, duplicates removed).
 //
-// Host.Broadcast sends to every connected peer. Peer.Disconnect,
+// Host.Broadcast sends to every connected peer, and Host.SendMany to the
+// peers given, each packet copied once for all of them. Peer.Disconnect,
 // DisconnectLater and DisconnectNow are ENet's three ways to leave; the
 // peer's Done channel closes when its connection has ended.
 //
