@@ -451,22 +451,29 @@ func (h *Host) queued1(p *Peer) {
 // share, which the host reuses once the last of them is sent or
 // acknowledged (a larger one is copied once too, and garbage collected).
 // Each peer is charged as if it held a copy of its own, so the budgets
-// behave as with SendPrefixed. errs[i] is set to peers[i]'s error, nil
-// when the packet is queued for it; errs must be at least as long as
-// peers. A peer of another host fails with ErrOtherHost. SendMany
-// returns how many peers failed.
+// behave as with SendPrefixed. It returns how many peers failed; errs[i],
+// for each i below len(errs), is set to peers[i]'s error, nil when the
+// packet is queued for it (errs may be nil). A nil peer fails with
+// ErrNotConnected, a peer of another host with ErrOtherHost.
 func (h *Host) SendMany(peers []*Peer, ch uint8, prefix, data []byte, flags Flags, errs []error) int {
-	errs = errs[:len(peers)]
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	shared, how := h.sharePacket(prefix, data)
 	failed := 0
 	for i, p := range peers {
-		err := ErrOtherHost
-		if p.host == h {
+		var err error
+		switch {
+		case p == nil:
+			err = ErrNotConnected
+		case p.host != h:
+			err = ErrOtherHost
+		default:
 			err = h.send(p, ch, nil, shared, flags, how)
 		}
-		if errs[i] = err; err != nil {
+		if i < len(errs) {
+			errs[i] = err
+		}
+		if err != nil {
 			failed++
 			continue
 		}

@@ -284,6 +284,15 @@ func TestSendMany(t *testing.T) {
 	if srv.SendMany(nil, 0, nil, nil, 0, nil) != 0 {
 		t.Error("no peers, a failure")
 	}
+	// errs shorter than peers, or nil, and a nil peer: counted, reported
+	// as far as errs goes, no panic.
+	short := []error{nil}
+	if f := srv.SendMany([]*Peer{nil, peers[2], peers[0]}, 0, nil, []byte("y"), Reliable, short); f != 2 || !errors.Is(short[0], ErrNotConnected) {
+		t.Errorf("%d failed, errs %v", f, short)
+	}
+	if f := srv.SendMany([]*Peer{peers[2], nil}, 0, nil, []byte("z"), Reliable, nil); f != 1 {
+		t.Errorf("%d failed without errs", f)
+	}
 }
 
 // TestSendManyFragments: a packet that the peers' MTU fragments reaches
