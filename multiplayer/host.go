@@ -926,9 +926,11 @@ func (m *relayMsg) size() int {
 }
 
 // relayToLocked queues m for o as frame f (its data set here), with no
-// copy of the data for a target whose transport copies it (ENet) and
-// one copy, pooled when the queue allows, for every target whose queue
-// keeps it (WebSocket). relayDoneLocked ends the message.
+// copy of the data for a target whose transport copies it (ENet: the
+// targets are gathered in h.batch, and relayDoneLocked queues the message
+// for them with one copy in all) and one copy, pooled when the queue
+// allows, for every target whose queue keeps it (WebSocket).
+// relayDoneLocked ends the message.
 func (h *Host) relayToLocked(o *hostPeer, m *relayMsg, f Frame) {
 	if _, direct := o.link.(queuer); direct {
 		if m.direct == nil {
