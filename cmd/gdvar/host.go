@@ -112,7 +112,8 @@ Flags:
                      busy and send what that queued together, as Godot's
                      own host does once a frame (about 7ms), over WebSocket
                      and ENet: less CPU per message, up to D more latency
-                     (default 0)
+                     (default 0: WebSocket writes at once, ENet runs in
+                     frames of 1ms, the wait its flushes allow anyway)
   --max-text N       cut every piece of text a client controls (arguments,
                      node paths, method names, errors quoting them) after
                      N bytes in what is printed (default 300; 0: never)
