@@ -14,6 +14,7 @@
 #   GDVAR_FLAGS=--write-delay=5ms bench/relay/run.sh "ws 10 100"   # more flags for relay serve
 #   GDVAR_FLAGS=--no-poller bench/relay/run.sh "ws 100 5"       # WebSocket clients on goroutines of their own
 #   WARM_JOIN=1 bench/relay/run.sh     # the clients join and leave once before the host's idle memory is read
+#   BASE=a458bb5 bench/relay/run.sh    # also gdvar's host as of that commit (built from git archive), in turn with the others
 set -euo pipefail
 cd "$(dirname "$0")"
 RUNS=${RUNS:-1}
@@ -26,12 +27,19 @@ FLUSH_DELAY=${FLUSH_DELAY:-0}
 CPUPROFILE=${CPUPROFILE:-}
 GDVAR_FLAGS=${GDVAR_FLAGS:-}
 WARM_JOIN=${WARM_JOIN:-}
+BASE=${BASE:-}
 cases=("$@")
 [ ${#cases[@]} -gt 0 ] || cases=("enet 10 320" "enet 100 20" "enet 500 0.5" "ws 10 100" "ws 100 5")
 
 bin=$(mktemp -d)
 trap 'rm -rf "$bin"; kill $(jobs -p) 2>/dev/null || true' EXIT
 go build -o "$bin/relay" .
+if [ -n "$BASE" ]; then
+	src=$(mktemp -d)
+	git -C ../.. archive "$BASE" | tar -x -C "$src"
+	(cd "$src/bench/relay" && go build -o "$bin/relay-base" .)
+	rm -rf "$src"
+fi
 have_godot=1
 command -v "$GODOT3" >/dev/null || { have_godot=0; echo "relay: $GODOT3 not found: gdvar's side only" >&2; }
 project=$(mktemp -d)
@@ -42,10 +50,11 @@ ulimit -n 65536 2>/dev/null || true
 # and prints its pid once it listens.
 start_host() {
 	local name=$1 transport=$2 clients=$3
-	if [ "$name" = gdvar ]; then
-		local prof=()
-		[ -n "$CPUPROFILE" ] && prof=(--cpuprofile "$CPUPROFILE/$transport-$clients-$PORT.pprof")
-		"$bin/relay" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" \
+	if [ "$name" = gdvar ] || [ "$name" = base ]; then
+		local prof=() exe="$bin/relay"
+		[ -n "$CPUPROFILE" ] && prof=(--cpuprofile "$CPUPROFILE/$name-$transport-$clients-$PORT.pprof")
+		[ "$name" = base ] && exe="$bin/relay-base"
+		"$exe" serve --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" --reliable="$RELIABLE" \
 			--flush-delay "$FLUSH_DELAY" "${prof[@]}" $GDVAR_FLAGS >"$bin/host.log" 2>&1 &
 	else
 		"$GODOT3" --path "$project" --script "$PWD/host3.gd" "$transport" "$PORT" "$((clients + 16))" >"$bin/host.log" 2>&1 &
@@ -67,13 +76,16 @@ fi
 for c in "${cases[@]}"; do
 	read -r transport clients rate <<<"$c"
 	for run in $(seq "$RUNS"); do
-		hosts=(gdvar)
+		hosts=()
+		[ -n "$BASE" ] && hosts+=(base)
+		hosts+=(gdvar)
 		[ $have_godot = 1 ] && hosts+=(godot3)
 		for host in "${hosts[@]}"; do
 			PORT=$((PORT + 1))
 			pid=$(start_host "$host" "$transport" "$clients")
 			row=$host
-			[ "$host" = gdvar ] && [ -n "$GDVAR_FLAGS" ] && row="gdvar $GDVAR_FLAGS"
+			[ "$host" = base ] && row="gdvar@$BASE"
+			[ "$host" != godot3 ] && [ -n "$GDVAR_FLAGS" ] && row="$row $GDVAR_FLAGS"
 			if ! "$bin/relay" load --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" \
 				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$row" "${count[@]}" 2>"$bin/load.log"; then
 				printf '| %s | %s × %s | %s | failed: %s | | | | | |\n' "$transport" "$clients" "$rate" "$host" "$(tail -1 "$bin/load.log")"
