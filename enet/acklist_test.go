@@ -1,12 +1,18 @@
 package enet
 
-import "testing"
+import (
+	"testing"
+	"unsafe"
+)
 
 // TestAckList: a peer's acknowledgements come out in the order they were
 // queued, across chunks; the chunks of sent acknowledgements go back to
 // the host's free list and are reused by any peer without allocating;
 // chunks left unused for a whole trim interval are given back.
 func TestAckList(t *testing.T) {
+	if n := unsafe.Sizeof(ackChunk{}); n != 256 {
+		t.Errorf("a chunk takes %d bytes, not 256", n)
+	}
 	h := &Host{}
 	a, b := &Peer{}, &Peer{}
 	for i := range 100 {

@@ -18,7 +18,10 @@ import "encoding/binary"
 // allocator.
 var sendClasses = [...]int{8, 16, 24, 32, 48, 64, 80, 96, 112, 128, 144, 160, 176, 192, 208, 224, 240, 256,
 	288, 320, 352, 384, 416, 448, 480, 512, 576, 640, 704, 768, 896, 1024, 1152, 1280, 1408, 1536, 1792, 2048,
-	2304, 2688, 3072, 3200, 3456}
+	2304, 2688, 3072, 3200, maxSendClass}
+
+// maxSendClass is the largest class: larger packets are not pooled.
+const maxSendClass = 3456
 
 // maxFreeSendBytes bounds the bytes of a host's free send buffers, with
 // their places in the free lists (freeSendSlot each).
@@ -36,7 +39,7 @@ func sendClass(n int) int {
 	switch {
 	case n <= 1024:
 		return int(sendClassBy8[(max(n, 0)+7)>>3])
-	case n <= sendClasses[len(sendClasses)-1]:
+	case n <= maxSendClass:
 		return int(sendClassBy128[(n-1024+127)>>7])
 	}
 	return -1
@@ -46,7 +49,7 @@ func sendClass(n int) int {
 // size rounded up to 8 bytes (up to 1024), and above 1024 bytes to 128.
 var sendClassBy8, sendClassBy128 = sendClassTables()
 
-func sendClassTables() (by8 [1024>>3 + 1]uint8, by128 [(3456-1024)>>7 + 1]uint8) {
+func sendClassTables() (by8 [1024>>3 + 1]uint8, by128 [(maxSendClass-1024)>>7 + 1]uint8) {
 	smallest := func(n int) uint8 {
 		i := 0
 		for sendClasses[i] < n {
