@@ -299,7 +299,7 @@ func TestSendMany(t *testing.T) {
 // each of them whole, and those that cannot take it fail alone.
 func TestSendManyFragments(t *testing.T) {
 	srv, cli, sp, _ := pair(t, nil, nil, 1)
-	_, cli2, sp2, _ := pairWith(t, srv, 1)
+	cli2, sp2 := pairWith(t, srv, 1)
 	big := bytes.Repeat([]byte("0123456789"), 300)
 	errs := make([]error, 3)
 	if f := srv.SendMany([]*Peer{sp, sp2}, 0, []byte{7, 7}, big, Reliable, errs); f != 0 {
@@ -316,16 +316,16 @@ func TestSendManyFragments(t *testing.T) {
 	}
 }
 
-// pairWith connects one more client to srv, as pair does.
-func pairWith(t *testing.T, srv *Host, channels int) (_, cli *Host, sp, cp *Peer) {
+// pairWith connects one more client to srv, as pair does, and returns it
+// and its peer on srv's side.
+func pairWith(t *testing.T, srv *Host, channels int) (*Host, *Peer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	cli, cp, err := Dial(ctx, "udp4", srv.LocalAddr().String(), channels, 12, nil)
+	cli, _, err := Dial(ctx, "udp4", srv.LocalAddr().String(), channels, 12, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cli.Close() })
-	ev := nextOf(t, srv, EventConnect, 5*time.Second)
-	return srv, cli, ev.Peer, cp
+	return cli, nextOf(t, srv, EventConnect, 5*time.Second).Peer
 }
