@@ -35,7 +35,8 @@ bin=$(mktemp -d)
 trap 'rm -rf "$bin"; kill $(jobs -p) 2>/dev/null || true' EXIT
 go build -o "$bin/relay" .
 if [ -n "$BASE" ]; then
-	src=$(mktemp -d)
+	src="$bin/base-src"
+	mkdir "$src"
 	git -C ../.. archive "$BASE" | tar -x -C "$src"
 	(cd "$src/bench/relay" && go build -o "$bin/relay-base" .)
 	rm -rf "$src"
