@@ -113,6 +113,9 @@ type method struct {
 	reuse  []bool         // the parameter's value may be reused between calls
 	ret    bool           // returns an error
 	frames sync.Pool      // *callFrame
+	// direct calls the handler without reflect.Value.Call when its
+	// signature is a common one (directCall); nil otherwise.
+	direct func(ctx context.Context, from PeerID, args []reflect.Value) error
 }
 
 var (
@@ -145,6 +148,7 @@ func bindHandler(m *method) error {
 		m.reuse = append(m.reuse, !gotype.HasPointers(t.In(i)))
 	}
 	m.fn = fn
+	m.direct = directCall(m.Handler)
 	m.frames.New = func() any {
 		fr := &callFrame{in: make([]reflect.Value, t.NumIn()), ctx: reflect.New(ctxType), from: reflect.New(peerType), holders: make([]reflect.Value, len(m.in))}
 		fr.ctxp = fr.ctx.Interface().(*context.Context)
@@ -346,11 +350,56 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 			off += n
 		}
 	}
+	if m.direct != nil {
+		err := m.direct(ctx, from, fr.in[2:])
+		clear(fr.in)
+		*fr.ctxp = nil
+		return err
+	}
 	out := m.fn.Call(fr.in)
 	clear(fr.in)
 	*fr.ctxp = nil
 	if m.ret && !out[0].IsNil() {
 		return out[0].Interface().(error)
+	}
+	return nil
+}
+
+// directCall returns a call of handler that takes its arguments from the
+// decoded values and calls it as a typed function, for handlers of no
+// argument or one of a common type: reflect.Value.Call was half of a
+// host's handling of such a call (BenchmarkHostReceive). nil for other
+// handlers, which invoke calls through reflect.
+func directCall(handler any) func(context.Context, PeerID, []reflect.Value) error {
+	switch fn := handler.(type) {
+	case func(context.Context, PeerID):
+		return func(ctx context.Context, from PeerID, _ []reflect.Value) error { fn(ctx, from); return nil }
+	case func(context.Context, PeerID) error:
+		return func(ctx context.Context, from PeerID, _ []reflect.Value) error { return fn(ctx, from) }
+	}
+	for _, typed := range [...]func(any) func(context.Context, PeerID, []reflect.Value) error{
+		directCall1[bool], directCall1[int], directCall1[int32], directCall1[int64],
+		directCall1[float32], directCall1[float64], directCall1[string], directCall1[[]byte],
+	} {
+		if c := typed(handler); c != nil {
+			return c
+		}
+	}
+	return nil
+}
+
+// directCall1 is directCall for a handler of one argument of type T.
+func directCall1[T any](handler any) func(context.Context, PeerID, []reflect.Value) error {
+	switch fn := handler.(type) {
+	case func(context.Context, PeerID, T):
+		return func(ctx context.Context, from PeerID, args []reflect.Value) error {
+			fn(ctx, from, *args[0].Addr().Interface().(*T))
+			return nil
+		}
+	case func(context.Context, PeerID, T) error:
+		return func(ctx context.Context, from PeerID, args []reflect.Value) error {
+			return fn(ctx, from, *args[0].Addr().Interface().(*T))
+		}
 	}
 	return nil
 }
