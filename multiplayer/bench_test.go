@@ -10,7 +10,8 @@ import (
 	"github.com/gdvar/gdvar/variant"
 )
 
-func benchPacket(b *testing.B, f variant.Family, nd *node, args ...variant.Value) []byte {
+// benchPacket is a REMOTE_CALL of nd's method "move" with args.
+func benchPacket(b testing.TB, f variant.Family, nd *node, args ...variant.Value) []byte {
 	enc := defaultEnc4
 	if f == variant.Godot3 {
 		enc = defaultEnc3

@@ -53,16 +53,7 @@ func TestDirectCall(t *testing.T) {
 				}
 				r := newRemote(&pathBudget{maxPaths: 1 << 30, maxBytes: 1 << 62})
 				r.setRecv(nd.cacheID, recvEntry{path: nd.path, node: nd})
-				enc := defaultEnc4
-				if f == variant.Godot3 {
-					enc = defaultEnc3
-				}
-				ab, raw, n, err := AppendArgs(nil, enc, c.args...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m := nd.method("move")
-				pkt := AppendCall(nil, f, Call{NodeID: nd.cacheID, Method: m.id, Name: m.Name, Raw: raw, ArgCount: n, Args: ab})
+				pkt := benchPacket(t, f, nd, c.args...)
 				e := Event{From: 5}
 				if e.Packet, err = Parse(f, pkt); err != nil {
 					t.Fatal(err)

@@ -416,9 +416,7 @@ func (c *rawENet) next(t *testing.T, fam variant.Family) []byte {
 		if ev.Type != enet.EventReceive {
 			continue
 		}
-		notice := fam == variant.Godot3 && ev.Channel == enet.Godot3ChannelConfig ||
-			fam == variant.Godot4 && len(ev.Packet) >= 2 && ev.Packet[0] == 7 && ev.Packet[1] == byte(SysAddPeer)
-		if !notice {
+		if !isJoinNotice(fam, ev) {
 			return ev.Packet
 		}
 	}

@@ -207,6 +207,13 @@ func dialRawENet(tb testing.TB, addr string, fam variant.Family, id PeerID) *raw
 	return &rawENet{h: h, p: p, id: id}
 }
 
+// isJoinNotice reports whether ev is the notice of a peer joining: Godot
+// 3's on its channel, Godot 4's SYS ADD_PEER.
+func isJoinNotice(fam variant.Family, ev enet.Event) bool {
+	return fam == variant.Godot3 && ev.Channel == enet.Godot3ChannelConfig ||
+		fam == variant.Godot4 && len(ev.Packet) >= 2 && ev.Packet[0] == byte(CmdSys) && ev.Packet[1] == byte(SysAddPeer)
+}
+
 // recv waits for the next data packet (the notices of peers joining are
 // skipped: Godot 3's on their channel, Godot 4's SYS ADD_PEER) and returns
 // its length; the packet goes back to ENet.
@@ -220,8 +227,7 @@ func (c *rawENet) recv(fam variant.Family) (int, error) {
 			continue
 		}
 		n := len(ev.Packet)
-		notice := fam == variant.Godot3 && ev.Channel == enet.Godot3ChannelConfig ||
-			fam == variant.Godot4 && n >= 2 && ev.Packet[0] == 7 && ev.Packet[1] == byte(SysAddPeer)
+		notice := isJoinNotice(fam, ev)
 		c.h.ReleasePacket(ev.Packet)
 		if notice {
 			continue
