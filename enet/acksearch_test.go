@@ -115,7 +115,7 @@ func sentPeer(h *Host, n int) (*Peer, map[uint16]*outCmd) {
 	bySeq := map[uint16]*outCmd{}
 	for i := range n {
 		oc := h.newOutCmd()
-		oc.cmd = command{command: cmdSendReliable | flagAcknowledge, channelID: 1}
+		oc.command, oc.channelID = cmdSendReliable|flagAcknowledge, 1
 		oc.reliableSeq = uint16(i + 1)
 		oc.sendAttempts = 1
 		oc.roundTripTimeout = 1000

@@ -7,10 +7,11 @@ import "fmt"
 // MaxWaitingData). TestChargesCoverStructs keeps these at least the sizes
 // of the structures they stand for.
 const (
-	// outCmdCost is one queued outgoing command: its outCmd (144 bytes,
-	// linked into the queues it passes through, which take no room of
-	// their own) and its share of the host's free list of commands.
-	outCmdCost = 144 + 32
+	// outCmdCost is one queued outgoing command: its outCmd (88 bytes,
+	// allocated as 96, linked into the queues it passes through, which
+	// take no room of their own) and its share of the host's free list of
+	// commands.
+	outCmdCost = 96 + 32
 	// inCmdOverhead is one queued incoming command or received packet:
 	// its inCmd (200 bytes, allocated as 208) or its Event (64 bytes) in
 	// the event queue, and their places in the queues.

@@ -138,7 +138,7 @@ func (h *Host) debugState() string {
 			s += fmt.Sprintf(" [ch%d in %d/%d rel %d unrel %d out %d/%d used %x]", i, c.incomingReliableSeq, c.incomingUnreliableSeq, c.incomingReliable.n, len(c.incomingUnreliable), c.outgoingReliableSeq, c.outgoingUnreliableSeq, c.usedReliableWindows)
 		}
 		if o := p.sentReliable.head; o != nil {
-			s += fmt.Sprintf(" first sent: seq %d ch %d attempts %d rto %d", o.reliableSeq, o.cmd.channelID, o.sendAttempts, o.roundTripTimeout)
+			s += fmt.Sprintf(" first sent: seq %d ch %d attempts %d rto %d", o.reliableSeq, o.channelID, o.sendAttempts, o.roundTripTimeout)
 		}
 	}
 	return s

@@ -496,14 +496,14 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		start = from.next
 	}
 	for pv, o := from, start; o != nil; pv, o = o, o.next {
-		if o.reliableSeq == seq && o.cmd.channelID == channelID {
+		if o.reliableSeq == seq && o.channelID == channelID {
 			prev, oc = pv, o
 			break
 		}
 	}
 	if oc == nil && from != nil {
 		for pv, o := (*outCmd)(nil), list.head; o != nil && pv != from; pv, o = o, o.next {
-			if o.reliableSeq == seq && o.cmd.channelID == channelID {
+			if o.reliableSeq == seq && o.channelID == channelID {
 				prev, oc = pv, o
 				break
 			}
@@ -517,13 +517,13 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 		find := func(l *outList) bool {
 			var before *outCmd
 			for o := l.head; o != nil; before, o = o, o.next {
-				if o.cmd.command&flagAcknowledge == 0 {
+				if o.command&flagAcknowledge == 0 {
 					continue
 				}
 				if o.sendAttempts < 1 {
 					break
 				}
-				if o.reliableSeq == seq && o.cmd.channelID == channelID {
+				if o.reliableSeq == seq && o.channelID == channelID {
 					oc, prev, list = o, before, l
 					return true
 				}
@@ -547,7 +547,7 @@ func (h *Host) removeSentReliable(p *Peer, seq uint16, channelID uint8) uint8 {
 			}
 		}
 	}
-	number := oc.cmd.number()
+	number := oc.number()
 	list.remove(prev, oc)
 	if oc.data != nil {
 		if wasSent {

@@ -287,9 +287,9 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 		}
 		var ch *channel
 		var window uint16
-		if oc.cmd.command&flagAcknowledge != 0 {
-			if oc.cmd.channelID < p.channelCount {
-				ch = p.channel(oc.cmd.channelID)
+		if oc.command&flagAcknowledge != 0 {
+			if oc.channelID < p.channelCount {
+				ch = p.channel(oc.channelID)
 			}
 			window = oc.reliableSeq / reliableWindowSize
 			if ch != nil {
@@ -319,14 +319,14 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 			}
 			canPing = false
 		}
-		cs := commandSize(oc.cmd.command)
+		cs := commandSize(oc.command)
 		if commands >= maxPacketCommands || int(p.mtu)-size < cs ||
 			(oc.data != nil && uint16(int(p.mtu)-size) < uint16(cs+int(oc.fragmentLength))) {
 			p.cont = true
 			break
 		}
 		take()
-		if oc.cmd.command&flagAcknowledge != 0 {
+		if oc.command&flagAcknowledge != 0 {
 			if ch != nil && oc.sendAttempts < 1 {
 				ch.usedReliableWindows |= 1 << window
 				ch.reliableWindows[window]++
@@ -366,7 +366,7 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 				h.unqueue(p, oc)
 			}
 		}
-		body = appendCommand(body, &oc.cmd)
+		body = appendOutCmd(body, oc)
 		size += cs
 		commands++
 		if oc.data != nil {
@@ -374,7 +374,7 @@ func (h *Host) checkOutgoing(p *Peer, body []byte, size int) ([]byte, int, bool,
 			size += int(oc.fragmentLength)
 		}
 		p.packetsSent++
-		if oc.cmd.command&flagAcknowledge == 0 {
+		if oc.command&flagAcknowledge == 0 {
 			h.recycle(oc) // sent and gone
 		}
 	}

@@ -172,20 +172,57 @@ type ack struct {
 	seq       uint16
 }
 
+// An outCmd is a command queued or sent and not yet acknowledged. It is
+// the host's most numerous structure (every packet in flight to every
+// peer has one, 96 bytes), so it keeps only what a packet's commands
+// need; the rare commands with fields of their own (CONNECT,
+// VERIFY_CONNECT, DISCONNECT, BANDWIDTH_LIMIT, THROTTLE_CONFIGURE) keep
+// their whole command behind ctl.
 type outCmd struct {
-	cmd              command
-	reliableSeq      uint16
-	unreliableSeq    uint16
+	data             []byte   // the whole packet, nil for commands without one
+	next             *outCmd  // the next in the command's queue (outList)
+	ctl              *command // the command itself, for those with fields of their own; nil otherwise
 	sentTime         uint32
 	roundTripTimeout uint32
 	queueTime        uint32
 	fragmentOffset   uint32
-	fragmentLength   uint32
+	fragmentLength   uint32 // also the command's dataLength
 	sendAttempts     uint32
+	fragmentCount    uint32 // SEND_FRAGMENT, SEND_UNRELIABLE_FRAGMENT
+	fragmentNumber   uint32 // SEND_FRAGMENT, SEND_UNRELIABLE_FRAGMENT
+	cost             int32  // charged to the outgoing budgets: the command, and on the last of a packet its data
+	reliableSeq      uint16 // also the command's sequence number
+	unreliableSeq    uint16
+	seq2             uint16  // the command's unreliable sequence number, unsequenced group or first fragment's number
+	command          uint8   // number | flags
+	channelID        uint8   // 0xFF for the peer's own commands
 	buf              bufKind // whose data is: the caller's, the command's own pooled buffer, or one shared
-	cost             int32   // charged to the outgoing budgets: the command, and on the last of a packet its data
-	data             []byte  // the whole packet, nil for commands without one
-	next             *outCmd // the next in the command's queue (outList)
+}
+
+// number is the command's number, without its flags.
+func (oc *outCmd) number() uint8 { return oc.command & commandMask }
+
+// hasFields reports whether commands of number n have fields beyond
+// those of a packet's commands (outCmd.ctl).
+func hasFields(n uint8) bool {
+	switch n {
+	case cmdConnect, cmdVerifyConnect, cmdDisconnect, cmdBandwidthLimit, cmdThrottleConfigure:
+		return true
+	}
+	return false
+}
+
+// appendOutCmd appends the wire form of oc's command to b.
+func appendOutCmd(b []byte, oc *outCmd) []byte {
+	if oc.ctl != nil {
+		c := *oc.ctl
+		c.seq = oc.reliableSeq
+		return appendCommand(b, &c)
+	}
+	c := command{command: oc.command, channelID: oc.channelID, seq: oc.reliableSeq, seq2: oc.seq2,
+		dataLength: uint16(oc.fragmentLength), fragmentCount: oc.fragmentCount, fragmentNumber: oc.fragmentNumber,
+		totalLength: uint32(len(oc.data)), fragmentOffset: oc.fragmentOffset}
+	return appendCommand(b, &c)
 }
 
 type inCmd struct {
@@ -566,8 +603,11 @@ func (h *Host) send(p *Peer, ch uint8, prefix, data []byte, flags Flags, how sen
 			n := min(fragmentLength, len(data)-off)
 			oc := h.newOutCmd()
 			*oc = outCmd{
-				cmd: command{command: number, channelID: ch, seq2: start, dataLength: uint16(n),
-					fragmentCount: uint32(count), fragmentNumber: uint32(i), totalLength: uint32(len(data)), fragmentOffset: uint32(off)},
+				command:        number,
+				channelID:      ch,
+				seq2:           start,
+				fragmentCount:  uint32(count),
+				fragmentNumber: uint32(i),
 				fragmentOffset: uint32(off),
 				fragmentLength: uint32(n),
 				data:           data,
@@ -804,7 +844,11 @@ func (h *Host) notifyDisconnect(p *Peer) {
 // queueOutgoing is enet_peer_queue_outgoing_command.
 func (h *Host) queueOutgoing(p *Peer, c *command, data []byte, offset, length uint32) *outCmd {
 	oc := h.newOutCmd()
-	*oc = outCmd{cmd: *c, fragmentOffset: offset, fragmentLength: length, data: data}
+	*oc = outCmd{command: c.command, channelID: c.channelID, fragmentOffset: offset, fragmentLength: length, data: data}
+	if hasFields(c.number()) {
+		ctl := *c
+		oc.ctl = &ctl
+	}
 	h.setupOutgoing(p, oc)
 	return oc
 }
@@ -812,20 +856,20 @@ func (h *Host) queueOutgoing(p *Peer, c *command, data []byte, offset, length ui
 // setupOutgoing is enet_peer_setup_outgoing_command: it numbers the
 // command and queues it.
 func (h *Host) setupOutgoing(p *Peer, oc *outCmd) {
-	p.outgoingDataTotal += uint32(commandSize(oc.cmd.command)) + oc.fragmentLength
-	if oc.cmd.channelID == 0xFF {
+	p.outgoingDataTotal += uint32(commandSize(oc.command)) + oc.fragmentLength
+	if oc.channelID == 0xFF {
 		p.outgoingReliableSequenceNumber++
 		oc.reliableSeq = p.outgoingReliableSequenceNumber
 		oc.unreliableSeq = 0
 	} else {
-		ch := p.channel(oc.cmd.channelID)
+		ch := p.channel(oc.channelID)
 		switch {
-		case oc.cmd.command&flagAcknowledge != 0:
+		case oc.command&flagAcknowledge != 0:
 			ch.outgoingReliableSeq++
 			ch.outgoingUnreliableSeq = 0
 			oc.reliableSeq = ch.outgoingReliableSeq
 			oc.unreliableSeq = 0
-		case oc.cmd.command&flagUnsequenced != 0:
+		case oc.command&flagUnsequenced != 0:
 			p.outgoingUnsequencedGroup++
 			oc.reliableSeq = 0
 			oc.unreliableSeq = 0
@@ -840,16 +884,15 @@ func (h *Host) setupOutgoing(p *Peer, oc *outCmd) {
 	oc.sendAttempts = 0
 	oc.sentTime = 0
 	oc.roundTripTimeout = 0
-	oc.cmd.seq = oc.reliableSeq
 	h.totalQueued++
 	oc.queueTime = h.totalQueued
-	switch oc.cmd.number() {
+	switch oc.number() {
 	case cmdSendUnreliable:
-		oc.cmd.seq2 = oc.unreliableSeq
+		oc.seq2 = oc.unreliableSeq
 	case cmdSendUnsequenced:
-		oc.cmd.seq2 = p.outgoingUnsequencedGroup
+		oc.seq2 = p.outgoingUnsequencedGroup
 	}
-	if oc.cmd.command&flagAcknowledge != 0 && oc.data != nil {
+	if oc.command&flagAcknowledge != 0 && oc.data != nil {
 		p.outgoingSendReliable.push(oc)
 	} else {
 		p.outgoing.push(oc)
