@@ -4,6 +4,118 @@ import (
 	"encoding/binary"
 )
 
+// An outCmd is a command queued or sent and not yet acknowledged. It is
+// the host's most numerous structure (every packet in flight to every
+// peer has one, 96 bytes), so it keeps only what a packet's commands
+// need; the rare commands with fields of their own (CONNECT,
+// VERIFY_CONNECT, DISCONNECT, BANDWIDTH_LIMIT, THROTTLE_CONFIGURE) keep
+// their whole command behind ctl.
+type outCmd struct {
+	data             []byte   // the whole packet, nil for commands without one
+	next             *outCmd  // the next in the command's queue (outList)
+	ctl              *command // the command itself, for those with fields of their own; nil otherwise
+	sentTime         uint32
+	roundTripTimeout uint32
+	queueTime        uint32
+	fragmentOffset   uint32
+	fragmentLength   uint32 // also the command's dataLength
+	sendAttempts     uint32
+	fragmentCount    uint32 // SEND_FRAGMENT, SEND_UNRELIABLE_FRAGMENT
+	fragmentNumber   uint32 // SEND_FRAGMENT, SEND_UNRELIABLE_FRAGMENT
+	cost             int32  // charged to the outgoing budgets: the command, and on the last of a packet its data
+	reliableSeq      uint16 // also the command's sequence number
+	unreliableSeq    uint16
+	seq2             uint16  // the command's unreliable sequence number, unsequenced group or first fragment's number
+	command          uint8   // number | flags
+	channelID        uint8   // 0xFF for the peer's own commands
+	buf              bufKind // whose data is: the caller's, the command's own pooled buffer, or one shared
+}
+
+// number is the command's number, without its flags.
+func (oc *outCmd) number() uint8 { return oc.command & commandMask }
+
+// hasFields reports whether commands of number n have fields beyond
+// those of a packet's commands (outCmd.ctl).
+func hasFields(n uint8) bool {
+	switch n {
+	case cmdConnect, cmdVerifyConnect, cmdDisconnect, cmdBandwidthLimit, cmdThrottleConfigure:
+		return true
+	}
+	return false
+}
+
+// appendOutCmd appends the wire form of oc's command to b.
+func appendOutCmd(b []byte, oc *outCmd) []byte {
+	if oc.ctl != nil {
+		c := *oc.ctl
+		c.seq = oc.reliableSeq
+		return appendCommand(b, &c)
+	}
+	c := command{command: oc.command, channelID: oc.channelID, seq: oc.reliableSeq, seq2: oc.seq2,
+		dataLength: uint16(oc.fragmentLength), fragmentCount: oc.fragmentCount, fragmentNumber: oc.fragmentNumber,
+		totalLength: uint32(len(oc.data)), fragmentOffset: oc.fragmentOffset}
+	return appendCommand(b, &c)
+}
+
+// queueOutgoing is enet_peer_queue_outgoing_command.
+func (h *Host) queueOutgoing(p *Peer, c *command, data []byte, offset, length uint32) *outCmd {
+	oc := h.newOutCmd()
+	*oc = outCmd{command: c.command, channelID: c.channelID, fragmentOffset: offset, fragmentLength: length, data: data}
+	if hasFields(c.number()) {
+		ctl := *c
+		oc.ctl = &ctl
+	}
+	h.setupOutgoing(p, oc)
+	return oc
+}
+
+// setupOutgoing is enet_peer_setup_outgoing_command: it numbers the
+// command and queues it.
+func (h *Host) setupOutgoing(p *Peer, oc *outCmd) {
+	p.outgoingDataTotal += uint32(commandSize(oc.command)) + oc.fragmentLength
+	if oc.channelID == 0xFF {
+		p.outgoingReliableSequenceNumber++
+		oc.reliableSeq = p.outgoingReliableSequenceNumber
+		oc.unreliableSeq = 0
+	} else {
+		ch := p.channel(oc.channelID)
+		switch {
+		case oc.command&flagAcknowledge != 0:
+			ch.outgoingReliableSeq++
+			ch.outgoingUnreliableSeq = 0
+			oc.reliableSeq = ch.outgoingReliableSeq
+			oc.unreliableSeq = 0
+		case oc.command&flagUnsequenced != 0:
+			p.outgoingUnsequencedGroup++
+			oc.reliableSeq = 0
+			oc.unreliableSeq = 0
+		default:
+			if oc.fragmentOffset == 0 {
+				ch.outgoingUnreliableSeq++
+			}
+			oc.reliableSeq = ch.outgoingReliableSeq
+			oc.unreliableSeq = ch.outgoingUnreliableSeq
+		}
+	}
+	oc.sendAttempts = 0
+	oc.sentTime = 0
+	oc.roundTripTimeout = 0
+	h.totalQueued++
+	oc.queueTime = h.totalQueued
+	switch oc.number() {
+	case cmdSendUnreliable:
+		oc.seq2 = oc.unreliableSeq
+	case cmdSendUnsequenced:
+		oc.seq2 = p.outgoingUnsequencedGroup
+	}
+	if oc.command&flagAcknowledge != 0 && oc.data != nil {
+		p.outgoingSendReliable.push(oc)
+	} else {
+		p.outgoing.push(oc)
+	}
+	h.markDirty(p)
+}
+
 // maxDatagramsPerPass bounds what one peer sends in one pass, so that
 // one busy peer does not hold up the others.
 const maxDatagramsPerPass = 64
