@@ -378,8 +378,8 @@ func parkClients(t *testing.T, n int, o Options, payload []byte) (growth int64, 
 }
 
 // Clients parked behind nearly complete 8 MiB frames hold no more than
-// the buffer budget; the ones beyond it are closed with frame.ErrBudget,
-// and the budget comes back when the parked ones go.
+// the buffer budget; the ones beyond it (at least seven of ten) are closed
+// with frame.ErrBudget, and the budget comes back when the parked ones go.
 func TestBufferBudget(t *testing.T) {
 	if testing.Short() {
 		t.Skip("moves 160 MiB over loopback")
@@ -402,8 +402,13 @@ func TestBufferBudget(t *testing.T) {
 	if with > budget+size/2 {
 		t.Errorf("heap grew %d MiB with a budget of %d MiB", with>>20, budget>>20)
 	}
-	if len(errs) != n-3 {
-		t.Errorf("%d connections failed, want %d", len(errs), n-3)
+	// At most three 8 MiB frames fit in 24 MiB. Fewer may: the buffers
+	// grow by doubling as the bytes arrive, and how the ten connections'
+	// growths interleave decides which reach their frame's size before
+	// the budget is spent (each refused one gives its share back, so in
+	// practice one at least does).
+	if len(errs) < n-3 || len(errs) == n {
+		t.Errorf("%d connections failed, want %d to %d", len(errs), n-3, n-1)
 	}
 	for _, err := range errs {
 		if !errors.Is(err, frame.ErrBudget) {
