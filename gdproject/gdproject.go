@@ -16,16 +16,18 @@
 // project.godot is a ConfigFile text: "key=value" lines under "[section]"
 // headers; a setting "application/config/name" is the key "config/name" of
 // section "application", and keys without a "/" (config_version) come
-// before the first section.
+// before the first section. As the engine reads it, a key in quotes is a
+// string (which may hold '=', spaces or line breaks), a bare key loses
+// every space and control character, and an empty key sets nothing. Text
+// writes a key bare only when it is printable ASCII without '=', quotes,
+// brackets, ';' or '\' (nor a leading '#'), in quotes otherwise.
 package gdproject
 
 import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
@@ -202,11 +204,19 @@ func (s *Settings) Text() (string, error) {
 	write := func(list []Setting) error {
 		for _, st := range list {
 			_, name := split(st.Key)
+			if name == "" {
+				// The engine writes it, and its reader drops it.
+				return fmt.Errorf("%w: setting %q has no name after its section", ErrFormat, st.Key)
+			}
 			v, err := gdtext.Format(st.Value, o)
 			if err != nil {
 				return fmt.Errorf("gdproject: setting %q: %w", st.Key, err)
 			}
-			b.WriteString(quoteKey(name) + "=" + v + "\n")
+			k, err := quoteKey(name, o)
+			if err != nil {
+				return fmt.Errorf("gdproject: setting %q: %w", st.Key, err)
+			}
+			b.WriteString(k + "=" + v + "\n")
 		}
 		return nil
 	}
@@ -226,12 +236,19 @@ func (s *Settings) Text() (string, error) {
 }
 
 // quoteKey quotes a key that the ConfigFile reader would not read back
-// bare.
-func quoteKey(k string) string {
-	if k == "" || strings.ContainsAny(k, " =\"[]\t\r\n;\\") || k[0] == '#' || !utf8.ValidString(k) {
-		return strconv.Quote(k)
+// bare, as a Godot string (the engine's reader takes a quoted key as a
+// string token, and drops every character up to ' ' of a bare one). As
+// the engine's String.property_name_encode, it quotes keys with any
+// character outside '!' to '~'.
+func quoteKey(k string, o gdtext.Options) (string, error) {
+	bare := k != "" && k[0] != '#' && !strings.ContainsAny(k, "=\"[];\\")
+	for i := 0; bare && i < len(k); i++ {
+		bare = k[i] > ' ' && k[i] < 0x7F
 	}
-	return k
+	if !bare {
+		return gdtext.Format(variant.String(k), gdtext.Options{Family: o.Family})
+	}
+	return k, nil
 }
 
 // ParseText reads a project.godot file of family (0: Godot 4, unless
@@ -270,27 +287,51 @@ func ParseText(text string, family variant.Family) (*Settings, error) {
 			line++
 			continue
 		}
-		eq := strings.IndexByte(text[pos:pos+end], '=')
-		if eq < 0 {
-			return nil, fmt.Errorf("%w: line %d: neither a section nor key=value", ErrFormat, line)
-		}
-		key := strings.TrimSpace(text[pos : pos+eq])
-		if strings.HasPrefix(key, "\"") {
-			k, err := strconv.Unquote(key)
-			if err != nil {
-				return nil, fmt.Errorf("%w: line %d: key %s", ErrFormat, line, key)
+		var key string
+		var start int // where the value begins
+		if q := pos + strings.IndexByte(text[pos:pos+end], '"'); l[0] == '"' {
+			// A quoted key is a Godot string, which may hold '=' and
+			// line breaks; '=' follows it.
+			kv, n, err := gdtext.ParsePrefix(text[q:], po)
+			k, isString := kv.(variant.String)
+			if err != nil || !isString {
+				return nil, fmt.Errorf("%w: line %d: a quoted key that is not a string", ErrFormat, line)
 			}
-			key = k
+			after := q + n
+			for after < len(text) && (text[after] == ' ' || text[after] == '\t') {
+				after++
+			}
+			if after >= len(text) || text[after] != '=' {
+				return nil, fmt.Errorf("%w: line %d: no '=' after the key %q", ErrFormat, line, string(k))
+			}
+			key, start = string(k), after+1
+		} else {
+			eq := strings.IndexByte(text[pos:pos+end], '=')
+			if eq < 0 {
+				return nil, fmt.Errorf("%w: line %d: neither a section nor key=value", ErrFormat, line)
+			}
+			// The engine's reader leaves out every character up to ' '
+			// of a bare key, between its words too.
+			key = strings.Map(func(r rune) rune {
+				if r <= ' ' {
+					return -1
+				}
+				return r
+			}, text[pos:pos+eq])
+			start = pos + eq + 1
 		}
-		start := pos + eq + 1
 		v, n, err := gdtext.ParsePrefix(text[start:], po)
 		if err != nil {
 			return nil, fmt.Errorf("gdproject: line %d, key %q: %w", line, key, err)
 		}
-		if section != "" {
-			key = section + "/" + key
+		// The engine sets nothing for an empty key (its value is read and
+		// dropped).
+		if key != "" {
+			if section != "" {
+				key = section + "/" + key
+			}
+			s.Settings = append(s.Settings, Setting{Key: key, Value: v})
 		}
-		s.Settings = append(s.Settings, Setting{Key: key, Value: v})
 		consumed := text[pos : start+n]
 		line += strings.Count(consumed, "\n")
 		pos = start + n
