@@ -289,9 +289,10 @@ func ParseText(text string, family variant.Family) (*Settings, error) {
 		}
 		var key string
 		var start int // where the value begins
-		if q := pos + strings.IndexByte(text[pos:pos+end], '"'); l[0] == '"' {
+		if l[0] == '"' {
 			// A quoted key is a Godot string, which may hold '=' and
 			// line breaks; '=' follows it.
+			q := pos + strings.IndexByte(text[pos:pos+end], '"')
 			kv, n, err := gdtext.ParsePrefix(text[q:], po)
 			k, isString := kv.(variant.String)
 			if err != nil || !isString {
@@ -311,14 +312,15 @@ func ParseText(text string, family variant.Family) (*Settings, error) {
 				return nil, fmt.Errorf("%w: line %d: neither a section nor key=value", ErrFormat, line)
 			}
 			// The engine's reader leaves out every character up to ' '
-			// of a bare key, between its words too.
-			key = strings.Map(func(r rune) rune {
-				if r <= ' ' {
-					return -1
+			// of a bare key, between its words too; other bytes stay as
+			// they are.
+			k := make([]byte, 0, eq)
+			for _, c := range []byte(text[pos : pos+eq]) {
+				if c > ' ' {
+					k = append(k, c)
 				}
-				return r
-			}, text[pos:pos+eq])
-			start = pos + eq + 1
+			}
+			key, start = string(k), pos+eq+1
 		}
 		v, n, err := gdtext.ParsePrefix(text[start:], po)
 		if err != nil {
