@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/gdvar/gdvar/variant"
@@ -210,4 +211,22 @@ func FuzzParseText(f *testing.F) {
 			t.Fatalf("%q: %d settings, %d after a round trip\n%s", text, len(s.Settings), len(back.Settings), out)
 		}
 	})
+}
+
+// ParseText reads keys as the engine does (TestEngine3ReadsKeys has the
+// engine judge the same rules): a quoted key is a string that may hold
+// '=', a bare one loses its spaces and control characters and keeps its
+// other bytes as they are, an empty one sets nothing.
+func TestParseKeys(t *testing.T) {
+	s, err := ParseText("\"a=b\" = 1\n x\ty\x01 = 2\nk\xffé=3\n\"\"=4\n=5\n[sec]\n\"\\\"q\\\"\"=6\n", variant.Godot4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, st := range s.Settings {
+		keys = append(keys, st.Key)
+	}
+	if want := []string{"a=b", "xy", "k\xffé", "sec/\"q\""}; !slices.Equal(keys, want) {
+		t.Errorf("keys %q, want %q", keys, want)
+	}
 }
