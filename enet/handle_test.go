@@ -285,11 +285,20 @@ func TestUnreliableBulkNotPaced(t *testing.T) {
 		time.Sleep(50 * time.Millisecond) // the handshake's flush is past: the next waits for none
 		before := cli.Stats().DatagramsSent
 		data := make([]byte, size)
+		// All n are queued at once, as Send queues each, under one hold
+		// of the host's lock: a pass that started among them (a loaded
+		// machine can stop this goroutine between two Sends) would leave
+		// the rest, rightly, for the next flush, a second later.
+		cli.mu.Lock()
 		for range n {
-			if err := cp.Send(0, data, Unsequenced); err != nil {
+			if err := cli.send(cp, 0, nil, data, Unsequenced, sendCopy); err != nil {
+				cli.mu.Unlock()
 				t.Fatal(err)
 			}
+			cli.queued1(cp)
 		}
+		cli.wakeSender()
+		cli.mu.Unlock()
 		// The first pass may wait for the delay or the frame; the rest
 		// must not (the receiver's socket may drop some of the burst:
 		// what is sent is what is counted).
