@@ -212,7 +212,7 @@ func (s *Settings) Text() (string, error) {
 			if err != nil {
 				return fmt.Errorf("gdproject: setting %q: %w", st.Key, err)
 			}
-			k, err := quoteKey(name, o)
+			k, err := quoteKey(name, o.Family)
 			if err != nil {
 				return fmt.Errorf("gdproject: setting %q: %w", st.Key, err)
 			}
@@ -240,13 +240,13 @@ func (s *Settings) Text() (string, error) {
 // string token, and drops every character up to ' ' of a bare one). As
 // the engine's String.property_name_encode, it quotes keys with any
 // character outside '!' to '~'.
-func quoteKey(k string, o gdtext.Options) (string, error) {
+func quoteKey(k string, family variant.Family) (string, error) {
 	bare := k != "" && k[0] != '#' && !strings.ContainsAny(k, "=\"[];\\")
 	for i := 0; bare && i < len(k); i++ {
 		bare = k[i] > ' ' && k[i] < 0x7F
 	}
 	if !bare {
-		return gdtext.Format(variant.String(k), gdtext.Options{Family: o.Family})
+		return gdtext.Format(variant.String(k), gdtext.Options{Family: family})
 	}
 	return k, nil
 }

@@ -350,19 +350,15 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 			off += n
 		}
 	}
+	var err error
 	if m.direct != nil {
-		err := m.direct(ctx, from, fr.in[2:])
-		clear(fr.in)
-		*fr.ctxp = nil
-		return err
+		err = m.direct(ctx, from, fr.in[2:])
+	} else if out := m.fn.Call(fr.in); m.ret && !out[0].IsNil() {
+		err = out[0].Interface().(error)
 	}
-	out := m.fn.Call(fr.in)
 	clear(fr.in)
 	*fr.ctxp = nil
-	if m.ret && !out[0].IsNil() {
-		return out[0].Interface().(error)
-	}
-	return nil
+	return err
 }
 
 // directCall returns a call of handler that takes its arguments from the
