@@ -102,55 +102,83 @@ func compareGolden(t *testing.T, name string, got []byte) {
 	}
 }
 
-// Godot 3.2.3's ConfigFile reads the keys of project.godot as ParseText
+// keysText is a project.godot whose keys the engines read as ParseText
 // does: a quoted key is a string (it may hold '=', '/', quotes, escapes,
 // line breaks and control characters), a bare key loses every space and
 // control character, between its words too, and an empty key sets
-// nothing. It reads the keys Text writes back as they were; a setting
-// with nothing after its section's '/', which the engine would write and
-// then drop, is refused.
+// nothing. keysRead is what keys3.gd and keys4.gd print of it.
+const (
+	keysText = "\"a=/b\"=1\n\"a\\\"b\"=2\n  x y =3\n\"tab\\there\"=4\n\"two\nlines\"=5\n\"\"=8\n =9\n\"c\x01d\"=10\n[s]\n\"k=v\"=6\nplain=7\n"
+	keysRead = "a=/b\t1\na\\\"b\t2\nxy\t3\ntab\\there\t4\ntwo\\nlines\t5\nc\x01d\t10\ns/k=v\t6\ns/plain\t7\ndone"
+)
+
+// Godot 3.2.3's ConfigFile reads the keys of keysText as ParseText does,
+// and the keys Text writes back as they were; a setting with nothing
+// after its section's '/', which the engine would write and then drop,
+// is refused.
 func TestEngine3ReadsKeys(t *testing.T) {
 	enginetest.Godot3(t)
-	const text = "\"a=/b\"=1\n\"a\\\"b\"=2\n  x y =3\n\"tab\\there\"=4\n\"two\nlines\"=5\n\"\"=8\n =9\n\"c\x01d\"=10\n[s]\n\"k=v\"=6\nplain=7\n"
-	s, err := ParseText(text, variant.Godot3)
+	checkEngineReadsKeys(t, variant.Godot3, func(file string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return enginetest.RunGodot3(t, filepath.Join("testdata", "keys3.gd"), dir)
+	})
+}
+
+// Godot 4.6's ConfigFile reads them alike.
+func TestEngine4ReadsKeys(t *testing.T) {
+	godot4web.Skip(t)
+	checkEngineReadsKeys(t, variant.Godot4, func(file string) string {
+		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "keys4.gd"),
+			Args: []string{base64.StdEncoding.EncodeToString([]byte(file))}})
+		if res.Code != 0 {
+			t.Fatalf("engine: %d\n%s", res.Code, res.Stderr)
+		}
+		return res.Stdout
+	})
+}
+
+// checkEngineReadsKeys has the engine read keysText and the text Text
+// writes from what ParseText read of it (read returns what keys3.gd or
+// keys4.gd printed), and compares both with ParseText.
+func checkEngineReadsKeys(t *testing.T, family variant.Family, read func(file string) string) {
+	s, err := ParseText(keysText, family)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var want strings.Builder
 	for _, st := range s.Settings {
-		v, err := gdtext.Format(st.Value, gdtext.Options{Family: variant.Godot3})
+		v, err := gdtext.Format(st.Value, gdtext.Options{Family: family})
 		if err != nil {
 			t.Fatal(err)
 		}
 		want.WriteString(engineKey(st.Key) + "\t" + v + "\n")
 	}
 	want.WriteString("done")
-	if want.String() != "a=/b\t1\na\\\"b\t2\nxy\t3\ntab\\there\t4\ntwo\\nlines\t5\nc\x01d\t10\ns/k=v\t6\ns/plain\t7\ndone" {
+	if want.String() != keysRead {
 		t.Fatalf("ParseText read:\n%s", want.String())
 	}
 	written, err := s.Text()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, file := range []string{text, written} {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	for _, file := range []string{keysText, written} {
 		// Text groups the keys by section, as the engine does: the same
 		// lines, perhaps in another order.
-		out := strings.TrimSpace(enginetest.RunGodot3(t, filepath.Join("testdata", "keys3.gd"), dir))
-		if got, w := strings.Split(out, "\n"), strings.Split(want.String(), "\n"); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(w))) {
-			t.Errorf("the engine read\n%s\nfrom\n%s\nParseText:\n%s", out, file, want.String())
+		out := strings.TrimSpace(read(file))
+		if got, w := strings.Split(out, "\n"), strings.Split(keysRead, "\n"); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(w))) {
+			t.Errorf("the engine read\n%s\nfrom\n%s\nParseText:\n%s", out, file, keysRead)
 		}
 	}
-	empty := &Settings{Family: variant.Godot3, Settings: []Setting{{Key: "=/", Value: variant.Int(1)}}}
+	empty := &Settings{Family: family, Settings: []Setting{{Key: "=/", Value: variant.Int(1)}}}
 	if _, err := empty.Text(); !errors.Is(err, ErrFormat) {
 		t.Errorf("a setting with no name after its section: %v", err)
 	}
 }
 
-// engineKey is k as keys3.gd prints it (String.c_escape).
+// engineKey is k as keys3.gd and keys4.gd print it (String.c_escape).
 func engineKey(k string) string {
 	r := strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n", "\t", "\\t")
 	return r.Replace(k)
