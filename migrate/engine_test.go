@@ -1,6 +1,9 @@
 package migrate
 
 import (
+	"bytes"
+	"encoding/base64"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"strings"
@@ -124,4 +127,48 @@ func TestMigratedGodot4SavesReadByGodot3(t *testing.T) {
 	filefixture.Record(t, "check-migrate-godot3.txt", "# Godot 3.2.3's values in Godot 4 files, migrated back to Godot 3 by package migrate\n"+
 		"# (go test -run TestMigratedGodot4SavesReadByGodot3 ./migrate), read by Godot 3.2.3\n"+
 		"# with testdata/files/read3.gd.", report)
+}
+
+// Godot 3 writes the surrogates of a character above U+FFFF (two
+// characters in its UTF-16 Strings on Windows) as CESU-8, which Godot 4
+// refuses; migrated, Godot 4.6 reads the character itself, in Strings,
+// PackedStringArrays, Dictionary keys and NodePaths.
+func TestMigratedSurrogatesReadByGodot4(t *testing.T) {
+	enginetest.Godot3(t)
+	godot4web.Skip(t)
+	out := strings.TrimSpace(enginetest.RunGodot3(t, filepath.Join("testdata", "surrogates3.gd")))
+	b, err := hex.DecodeString(out)
+	if err != nil {
+		t.Fatalf("Godot 3 printed %q: %v", out, err)
+	}
+	if !bytes.Contains(b, []byte("\xed\xa0\xbd\xed\xb8\x80")) {
+		t.Fatalf("Godot 3 did not write CESU-8: %x", b)
+	}
+	dec, err := variant.DecOptions{Family: variant.Godot3}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _, err := dec.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := variant.Encode(v); err == nil {
+		t.Fatal("Godot 4 bytes of the CESU-8 strings as they are")
+	}
+	v4, warnings, err := Value(v, Options{})
+	if err != nil || len(warnings) != 0 {
+		t.Fatal(err, warnings)
+	}
+	b4, err := variant.Encode(v4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "strings4.gd"), Args: []string{base64.StdEncoding.EncodeToString(b4)}})
+	if r.Code != 0 {
+		t.Fatalf("Godot 4: %d\n%s", r.Code, r.Stderr)
+	}
+	const want = "1F600 78\n61 1F600\n1F600\n2F 72 6F 6F 74 2F 1F600 3A 70"
+	if got := strings.TrimSpace(r.Stdout); got != want {
+		t.Errorf("Godot 4.6 read\n%s\nwant\n%s", got, want)
+	}
 }

@@ -21,6 +21,12 @@
 //   - An object's script, which Godot 3 stores whole (a nested object with
 //     the source code), has no Godot 4 form: Godot 4 names scripts by
 //     their res:// path. That is an error.
+//   - Text that Godot 4 cannot hold: Godot 3 on Windows keeps strings as
+//     UTF-16 and writes a character above U+FFFF as its two surrogates,
+//     three bytes each (CESU-8), which Godot 4 refuses. A pair becomes
+//     the character it stands for. An unpaired surrogate or a character
+//     above U+10FFFF (Godot 3 holds both) is an error; Options.Lossy
+//     makes it U+FFFD, with a Warning.
 //
 // Godot 4 to Godot 3, only where nothing is lost:
 //
@@ -38,8 +44,11 @@ package migrate
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/variant"
 )
@@ -102,7 +111,10 @@ type Options struct {
 	// become untyped, Vector2i/Vector3i/Rect2i become their real
 	// counterparts and PackedInt64Array/PackedFloat64Array become
 	// PoolIntArray/PoolRealArray when every element fits; an object's
-	// script path is dropped. Each conversion gives a Warning.
+	// script path is dropped. Towards Godot 4 it replaces the characters
+	// of a string that Godot 4 cannot hold (unpaired surrogates,
+	// characters above U+10FFFF) with U+FFFD. Each conversion gives a
+	// Warning.
 	Lossy bool
 }
 
@@ -152,9 +164,97 @@ func (c *converter) value(v variant.Value, p *variant.Path, depth int) (variant.
 		return c.object(x, p, depth)
 	}
 	if c.to == variant.Godot4 {
-		return v, nil // Godot 4 has every type of the model
+		return c.text4(v, p) // Godot 4 has every type of the model
 	}
 	return c.down(v, p)
+}
+
+// text4 converts the strings of v, which is neither a container nor an
+// object, for Godot 4 (string4).
+func (c *converter) text4(v variant.Value, p *variant.Path) (variant.Value, error) {
+	switch x := v.(type) {
+	case variant.String:
+		s, err := c.string4(string(x), p, v)
+		return variant.String(s), err
+	case variant.StringName:
+		s, err := c.string4(string(x), p, v)
+		return variant.StringName(s), err
+	case variant.NodePath:
+		names, err := c.strings4(x.Names, p, v)
+		if err != nil {
+			return nil, err
+		}
+		subnames, err := c.strings4(x.Subnames, p, v)
+		return variant.NodePath{Names: names, Subnames: subnames, Absolute: x.Absolute}, err
+	case variant.PackedStringArray:
+		out, err := c.strings4(x, p, v)
+		return variant.PackedStringArray(out), err
+	}
+	return v, nil
+}
+
+// strings4 is string4 for each of ss; it returns ss itself when none
+// changes.
+func (c *converter) strings4(ss []string, p *variant.Path, v variant.Value) ([]string, error) {
+	out := ss
+	for i, s := range ss {
+		s4, err := c.string4(s, p, v)
+		if err != nil {
+			return nil, err
+		}
+		if s4 != s {
+			if &out[0] == &ss[0] {
+				out = slices.Clone(ss)
+			}
+			out[i] = s4
+		}
+	}
+	return out, nil
+}
+
+// string4 returns s, a string of v, as Godot 4 can hold it. A Godot 3
+// string is read with Godot 3's rule (variant.DecodeRuneGodot3): a high
+// surrogate followed by a low one becomes the character the pair stands
+// for; an unpaired surrogate, a character above U+10FFFF or a byte Godot
+// 3 refuses has no Godot 4 form, and is an error, or with Lossy U+FFFD.
+func (c *converter) string4(s string, p *variant.Path, v variant.Value) (string, error) {
+	if utf8.ValidString(s) {
+		return s, nil
+	}
+	out := make([]byte, 0, len(s))
+	replaced := 0
+	for i := 0; i < len(s); {
+		r, n := variant.DecodeRuneGodot3(s[i:])
+		at := i
+		i += n
+		if r >= 0xD800 && r < 0xDC00 {
+			if low, m := variant.DecodeRuneGodot3(s[i:]); low >= 0xDC00 && low < 0xE000 {
+				out = utf8.AppendRune(out, 0x10000+(r-0xD800)<<10+(low-0xDC00))
+				i += m
+				continue
+			}
+		}
+		if (r != utf8.RuneError || n > 1) && utf8.ValidRune(r) {
+			out = utf8.AppendRune(out, r)
+			continue
+		}
+		if !c.lossy {
+			what := fmt.Sprintf("character U+%04X", r)
+			switch {
+			case r == utf8.RuneError:
+				what = fmt.Sprintf("byte 0x%02X", s[at])
+			case r < 0xE000:
+				what = fmt.Sprintf("unpaired surrogate U+%04X", r)
+			}
+			return "", c.fail(p, v, fmt.Sprintf("Godot 4 cannot hold the %s (byte %d of a string)", what, at))
+		}
+		out = utf8.AppendRune(out, utf8.RuneError)
+		replaced++
+	}
+	if replaced > 0 {
+		c.warn(p, fmt.Sprintf("%d characters Godot 4 cannot hold become U+FFFD", replaced))
+	}
+	return string(out), nil
 }
 
 // down converts a value that is neither a container nor an object for
@@ -333,8 +433,15 @@ func (c *converter) object(o *variant.Object, p *variant.Path, depth int) (varia
 	if o == nil || o.Class == "" {
 		return o, nil
 	}
-	out := &variant.Object{Class: o.Class, Properties: make([]variant.Property, 0, len(o.Properties))}
-	if name, ok := RenamedClass(o.Class, c.to); ok {
+	class := o.Class
+	if c.to == variant.Godot4 {
+		var err error
+		if class, err = c.string4(class, p, o); err != nil {
+			return nil, err
+		}
+	}
+	out := &variant.Object{Class: class, Properties: make([]variant.Property, 0, len(o.Properties))}
+	if name, ok := RenamedClass(class, c.to); ok {
 		switch {
 		case name == "":
 			c.warn(p, "class "+o.Class+" does not exist in "+c.to.String()+"; the engine will refuse the object")
@@ -347,6 +454,12 @@ func (c *converter) object(o *variant.Object, p *variant.Path, depth int) (varia
 	}
 	for _, prop := range o.Properties {
 		pp := p.Add("." + prop.Name)
+		if c.to == variant.Godot4 {
+			var err error
+			if prop.Name, err = c.string4(prop.Name, pp, o); err != nil {
+				return nil, err
+			}
+		}
 		if prop.Name == "script" && prop.Value != nil {
 			switch prop.Value.(type) {
 			case *variant.Object:

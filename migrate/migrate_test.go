@@ -129,3 +129,68 @@ func TestCycle(t *testing.T) {
 		t.Error("a value holding itself converted")
 	}
 }
+
+// Godot 3 strings that Godot 4 cannot hold: a surrogate pair (CESU-8)
+// becomes its character wherever a string is; an unpaired surrogate or a
+// character above U+10FFFF is an *Error naming its place, or with Lossy
+// U+FFFD and one warning a string.
+func TestTo4Strings(t *testing.T) {
+	pair := "\xed\xa0\xbd\xed\xb8\x80" // U+D83D U+DE00, as Godot 3 writes them
+	lone := "\xed\xb0\x80"             // U+DC00
+	big := "\xf4\x90\x80\x80"          // U+110000
+	obj := &variant.Object{Class: "C" + pair, Properties: []variant.Property{{Name: "p" + pair, Value: variant.String(pair)}}}
+	v := variant.NewArray(variant.String(pair+"x"), variant.PackedStringArray{"a", pair},
+		dict(variant.String(pair), variant.NodePath{Names: []string{"root", pair}, Subnames: []string{pair}}), obj)
+	out, warnings, err := Value(v, Options{})
+	if err != nil || len(warnings) != 0 {
+		t.Fatal(err, warnings)
+	}
+	enc, err := variant.EncOptions{FullObjects: true}.EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := variant.DecOptions{AllowObjects: true}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := enc.Encode(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _, err := dec.Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := variant.NewArray(variant.String("😀x"), variant.PackedStringArray{"a", "😀"},
+		dict(variant.String("😀"), variant.NodePath{Names: []string{"root", "😀"}, Subnames: []string{"😀"}}),
+		&variant.Object{Class: "C😀", Properties: []variant.Property{{Name: "p😀", Value: variant.String("😀")}}})
+	if !variant.Equal(got, want) {
+		t.Errorf("got %v", got)
+	}
+	if !variant.Equal(v.Values[1], variant.PackedStringArray{"a", pair}) {
+		t.Error("the input changed")
+	}
+	for _, bad := range []struct {
+		v          variant.Value
+		path, what string
+	}{
+		{variant.NewArray(variant.String("a" + lone)), "[0]", "unpaired surrogate U+DC00 (byte 1 "},
+		{variant.NewArray(variant.String(pair[:3] + "x")), "[0]", "unpaired surrogate U+D83D (byte 0 "},
+		{dict(variant.String("k"), variant.PackedStringArray{big}), `["k"]`, "character U+110000 (byte 0 "},
+		{&variant.Object{Class: "C", Properties: []variant.Property{{Name: lone}}}, "." + lone, "unpaired surrogate"},
+	} {
+		_, _, err := Value(bad.v, Options{})
+		var e *Error
+		if !errors.As(err, &e) || e.Path != bad.path || !strings.Contains(e.Reason, bad.what) {
+			t.Errorf("%v: %v", bad.v, err)
+		}
+		out, warnings, err := Value(bad.v, Options{Lossy: true})
+		if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "U+FFFD") {
+			t.Errorf("lossy %v: %v %v", bad.v, err, warnings)
+			continue
+		}
+		if _, err := enc.Encode(out); err != nil {
+			t.Errorf("lossy %v: %v", bad.v, err)
+		}
+	}
+}

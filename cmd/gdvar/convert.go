@@ -42,8 +42,10 @@ Flags:
   --allow-objects   accept full objects (as plain data; nothing runs) and
                     write them
   --lossy           towards Godot 3, turn StringName into String and typed
-                    containers into untyped ones (and the like), with a
-                    warning each, instead of refusing them
+                    containers into untyped ones (and the like); towards
+                    Godot 4, turn characters it cannot hold (unpaired
+                    surrogates) into U+FFFD; with a warning each, instead
+                    of refusing them
   --double          math types in double precision: written so in binary,
                     kept as 64-bit floats when read from typed JSON
 
@@ -124,7 +126,7 @@ func runConvert(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs.Var(toGodot, "to-godot", "family of the output: 3 or 4")
 	hexIO := fs.Bool("hex", false, "binary as hex text")
 	allow := fs.Bool("allow-objects", false, "accept and write full objects")
-	lossy := fs.Bool("lossy", false, "convert to Godot 3 what only loses its type")
+	lossy := fs.Bool("lossy", false, "convert what only loses its type (towards Godot 4: unpaired surrogates)")
 	double := fs.Bool("double", false, "double-precision math types")
 	name, status, ok := parseFlags(fs, args, stderr)
 	if !ok {

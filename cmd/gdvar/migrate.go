@@ -60,8 +60,10 @@ Flags:
                     (default), plain, encrypted, fastlz, deflate, zstd or gzip
   --rename-classes  give full objects of renamed classes their new name
   --lossy           towards Godot 3, turn StringName into String and typed
-                    containers into untyped ones (and the like), with a
-                    warning each, instead of refusing them
+                    containers into untyped ones (and the like); towards
+                    Godot 4, turn characters it cannot hold (unpaired
+                    surrogates) into U+FFFD; with a warning each, instead
+                    of refusing them
   --out-dir DIR     write the outputs into DIR (created if needed)
   --in-place        replace each input, keeping FILE.bak
   --force           replace existing outputs (and backups)
@@ -109,7 +111,7 @@ func runMigrate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	container := &formatFlag{"keep", []string{"keep", "plain", "encrypted", "fastlz", "deflate", "zstd", "gzip"}}
 	fs.Var(container, "container", "container of the output")
 	rename := fs.Bool("rename-classes", false, "rename classes renamed in the target family")
-	lossy := fs.Bool("lossy", false, "allow conversions that lose only the type")
+	lossy := fs.Bool("lossy", false, "allow conversions that lose only the type (towards Godot 4: unpaired surrogates)")
 	quiet := fs.Bool("quiet", false, "nothing on standard error but errors")
 	outDir := fs.String("out-dir", "", "directory of the outputs")
 	inPlace := fs.Bool("in-place", false, "replace the inputs, keeping FILE.bak")
