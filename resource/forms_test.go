@@ -74,6 +74,8 @@ func TestCannotWrite(t *testing.T) {
 		{"missing sub-resource", &File{Type: "Resource", Properties: []variant.Property{{Name: "x", Value: variant.ResourceRef{Kind: variant.RefSub, ID: "nope"}}}}, false},
 		{"Godot 3 id not a number", &File{Family: variant.Godot3, Type: "Resource", Sub: []*Resource{{ID: "abc", Type: "Resource"}}}, true},
 		{"a full Object", &File{Type: "Resource", Properties: []variant.Property{{Name: "x", Value: &variant.Object{Class: "Node"}}}}, false},
+		{"a property of a scene's PackedScene in text", &File{Type: "PackedScene", Scene: &Scene{}, Properties: []variant.Property{{Name: "resource_name", Value: variant.String("x")}}}, true},
+		{"a scene's script in text", &File{Type: "PackedScene", Scene: &Scene{}, Properties: []variant.Property{{Name: "script", Value: variant.String("x")}}}, true},
 		{"PackedVector4Array before format 6", &File{Type: "Resource", Binary: BinaryInfo{Major: 4, Minor: 2, Format: 5}, Properties: []variant.Property{{Name: "x", Value: variant.PackedVector4Array{}}}}, false},
 	} {
 		var err error

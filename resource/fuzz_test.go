@@ -58,3 +58,31 @@ func FuzzReadText(f *testing.F) {
 		}
 	})
 }
+
+// FuzzConvert: what one form reads writes in the other form to a file
+// that reads as the same resources (gdvar res convert), but for what the
+// forms do not both record: element types, and the digits of reals.
+func FuzzConvert(f *testing.F) {
+	addCorpus(f, ".res", ".scn", ".tres", ".tscn")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r, err := Read(data, Options{MaxSize: 1 << 20})
+		if err != nil {
+			return
+		}
+		encode, read := r.EncodeText, ReadText
+		if IsText(data) {
+			encode, read = r.EncodeBinary, ReadBinary
+		}
+		out, err := encode()
+		if err != nil {
+			return
+		}
+		back, err := read(out, Options{})
+		if err != nil {
+			t.Fatalf("converted file does not read: %v\n%q", err, out)
+		}
+		if d := Diff(r, back, DiffOptions{Untyped: true, Tolerance: 1e-5}); d != "" {
+			t.Fatalf("converted file reads differently: %s\n%q", d, out)
+		}
+	})
+}

@@ -196,6 +196,15 @@ func (f *File) EncodeText() ([]byte, error) {
 		w.s("[resource]\n")
 		w.props(f.Properties, "resource")
 	} else {
+		// A scene's text has only its nodes: a property of the
+		// PackedScene itself, which the binary form may hold, would be
+		// lost (a null script is the binary form's own).
+		for _, p := range f.Properties {
+			if p.Name != "script" || p.Value != nil {
+				return nil, &Error{Offset: -1, What: "property " + strconv.Quote(p.Name) + " of the scene", Err: ErrCannotWrite,
+					Detail: "the text form of a scene holds no properties of its PackedScene"}
+			}
+		}
 		w.scene(f.Scene)
 	}
 	if w.err != nil {
