@@ -104,12 +104,25 @@ func compareGolden(t *testing.T, name string, got []byte) {
 
 // keysText is a project.godot whose keys the engines read as ParseText
 // does: a quoted key is a string (it may hold '=', '/', quotes, escapes,
-// line breaks and control characters), a bare key loses every space and
-// control character, between its words too, and an empty key sets
-// nothing. keysRead is what keys3.gd and keys4.gd print of it.
+// line breaks and control characters) and replaces what was read of the
+// key before it; a bare key loses every character up to ' ', line breaks
+// included, and goes on after a comment; its other bytes are one
+// character each; an empty key, and one with no '=' before the end, set
+// nothing; a value may be followed by another key on its line; an empty
+// section changes nothing. keysRead is what keys3.gd and keys4.gd print
+// of it (c_escape()d keys).
 const (
-	keysText = "\"a=/b\"=1\n\"a\\\"b\"=2\n  x y =3\n\"tab\\there\"=4\n\"two\nlines\"=5\n\"\"=8\n =9\n\"c\x01d\"=10\n[s]\n\"k=v\"=6\nplain=7\n"
-	keysRead = "a=/b\t1\na\\\"b\t2\nxy\t3\ntab\\there\t4\ntwo\\nlines\t5\nc\x01d\t10\ns/k=v\t6\ns/plain\t7\ndone"
+	keysText = "\"a=/b\"=1\n\"a\\\"b\"=2\n  x y =3\n\"tab\\there\"=4\n\"two\nlines\"=5\n\"\"=8\n =9\n\"c\x01d\"=10\n" +
+		"a\xc3\xa9=11\nb\xffc=12\n\"q\xc3\xa9\"=13\na\"b\"=14\n\"a\"b=15\nc;d=3\ne=16\n#c\nf=17\ng=18 h=19\n" +
+		"[s]\n\"k=v\"=6\nplain=7\n[]\nafter=22\n"
+	keysRead = "a=/b\t1\na\\\"b\t2\nxy\t3\ntab\\there\t4\ntwo\\nlines\t5\nc\x01d\t10\n" +
+		"a\u00c3\u00a9\t11\nb\u00ffc\t12\nq\u00e9\t13\nb\t14\nab\t15\nce\t16\n#cf\t17\ng\t18\nh\t19\n" +
+		"s/k=v\t6\ns/plain\t7\ns/after\t22\n"
+	// keysEnd follows keysText in both tests: the first ']' after
+	// "[t\" ends the section's name in Godot 3, not in Godot 4; the
+	// bytes of a name are characters in Godot 3, UTF-8 in Godot 4; the
+	// last key has no '='.
+	keysEnd = "[t\\]u]\nk=23\n[v\xc3\xa9]\nk=24\n[w\xff]\nk=25\nx=26 27"
 )
 
 // Godot 3.2.3's ConfigFile reads the keys of keysText as ParseText does,
@@ -118,7 +131,7 @@ const (
 // is refused.
 func TestEngine3ReadsKeys(t *testing.T) {
 	enginetest.Godot3(t)
-	checkEngineReadsKeys(t, variant.Godot3, func(file string) string {
+	checkEngineReadsKeys(t, variant.Godot3, "t\\\\/u]k\t23\nv\u00c3\u00a9/k\t24\nw\u00ff/k\t25\nw\u00ff/x\t26\n", func(file string) string {
 		dir := t.TempDir()
 		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
 			t.Fatal(err)
@@ -127,10 +140,10 @@ func TestEngine3ReadsKeys(t *testing.T) {
 	})
 }
 
-// Godot 4.6's ConfigFile reads them alike.
+// Godot 4.6's ConfigFile reads them alike, but for section names.
 func TestEngine4ReadsKeys(t *testing.T) {
 	godot4web.Skip(t)
-	checkEngineReadsKeys(t, variant.Godot4, func(file string) string {
+	checkEngineReadsKeys(t, variant.Godot4, "t]u/k\t23\nv\u00e9/k\t24\nw\uFFFD/k\t25\nw\uFFFD/x\t26\n", func(file string) string {
 		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "keys4.gd"),
 			Args: []string{base64.StdEncoding.EncodeToString([]byte(file))}})
 		if res.Code != 0 {
@@ -140,36 +153,50 @@ func TestEngine4ReadsKeys(t *testing.T) {
 	})
 }
 
-// checkEngineReadsKeys has the engine read keysText and the text Text
-// writes from what ParseText read of it (read returns what keys3.gd or
-// keys4.gd printed), and compares both with ParseText.
-func checkEngineReadsKeys(t *testing.T, family variant.Family, read func(file string) string) {
-	s, err := ParseText(keysText, family)
+// checkEngineReadsKeys has the engine read keysText+keysEnd and the text
+// Text writes from what ParseText read of it (read returns what keys3.gd
+// or keys4.gd printed), and compares both with ParseText; end is what
+// the engine prints of keysEnd.
+func checkEngineReadsKeys(t *testing.T, family variant.Family, end string, read func(file string) string) {
+	text, wantRead := keysText+keysEnd, keysRead+end+"done"
+	s, err := ParseText(text, family)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var want strings.Builder
+	var got strings.Builder
 	for _, st := range s.Settings {
 		v, err := gdtext.Format(st.Value, gdtext.Options{Family: family})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want.WriteString(engineKey(st.Key) + "\t" + v + "\n")
+		got.WriteString(engineKey(st.Key) + "\t" + v + "\n")
 	}
-	want.WriteString("done")
-	if want.String() != keysRead {
-		t.Fatalf("ParseText read:\n%s", want.String())
+	got.WriteString("done")
+	if got.String() != wantRead {
+		t.Fatalf("ParseText read:\n%s\nwant\n%s", got.String(), wantRead)
+	}
+	// Text writes every section but "t]u" (Godot 4), which it refuses.
+	if family == variant.Godot4 {
+		if _, err := s.Text(); !errors.Is(err, ErrFormat) {
+			t.Fatalf("a section holding ']': %v", err)
+		}
+		s.Settings = slices.DeleteFunc(s.Settings, func(st Setting) bool { return strings.HasPrefix(st.Key, "t]u/") })
+		wantRead = strings.Replace(wantRead, "t]u/k\t23\n", "", 1)
 	}
 	written, err := s.Text()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, file := range []string{keysText, written} {
+	for i, file := range []string{text, written} {
 		// Text groups the keys by section, as the engine does: the same
 		// lines, perhaps in another order.
 		out := strings.TrimSpace(read(file))
-		if got, w := strings.Split(out, "\n"), strings.Split(keysRead, "\n"); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(w))) {
-			t.Errorf("the engine read\n%s\nfrom\n%s\nParseText:\n%s", out, file, keysRead)
+		want := wantRead
+		if i == 0 {
+			want = keysRead + end + "done"
+		}
+		if got, w := strings.Split(out, "\n"), strings.Split(want, "\n"); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(w))) {
+			t.Errorf("the engine read\n%s\nfrom\n%q\nwant:\n%s", out, file, want)
 		}
 	}
 	empty := &Settings{Family: family, Settings: []Setting{{Key: "=/", Value: variant.Int(1)}}}

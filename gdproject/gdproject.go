@@ -16,11 +16,14 @@
 // project.godot is a ConfigFile text: "key=value" lines under "[section]"
 // headers; a setting "application/config/name" is the key "config/name" of
 // section "application", and keys without a "/" (config_version) come
-// before the first section. As the engine reads it, a key in quotes is a
-// string (which may hold '=', spaces or line breaks), a bare key loses
-// every space and control character, and an empty key sets nothing. Text
-// writes a key bare only when it is printable ASCII without '=', quotes,
-// brackets, ';' or '\' (nor a leading '#'), in quotes otherwise.
+// before the first section. ParseText reads it as the engines do, which
+// is looser than lines (see ParseText): a key in quotes is a string (which
+// may hold '=', spaces or line breaks), a bare key loses every space and
+// control character and reads its other bytes as Latin-1, and an empty key
+// sets nothing. Text writes a key bare only when it is printable ASCII
+// without '=', quotes, brackets, ';' or '\' (nor a leading '#'), in quotes
+// otherwise, and a section name so that the engine of its family reads it
+// back, or refuses it.
 package gdproject
 
 import (
@@ -28,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gdvar/gdvar/gdtext"
 	"github.com/gdvar/gdvar/variant"
@@ -179,7 +183,10 @@ const textHeader = `; Engine configuration file.
 
 // split returns a setting key's section and name.
 func split(key string) (section, name string) {
-	if i := strings.IndexByte(key, '/'); i >= 0 {
+	// A key that starts with '/' stays outside any section: written as
+	// the name after it (as the engine writes it), it would read back as
+	// another key.
+	if i := strings.IndexByte(key, '/'); i > 0 {
 		return key[:i], key[i+1:]
 	}
 	return "", key
@@ -224,15 +231,37 @@ func (s *Settings) Text() (string, error) {
 		return "", err
 	}
 	for _, sec := range order {
-		if strings.ContainsAny(sec, "]\r\n") || strings.TrimSpace(sec) != sec {
+		h, ok := sectionHeader(sec, o.Family)
+		if !ok {
 			return "", fmt.Errorf("%w: section %q cannot be written as text", ErrFormat, sec)
 		}
-		b.WriteString("\n[" + sec + "]\n\n")
+		b.WriteString("\n[" + h + "]\n\n")
 		if err := write(bySection[sec]); err != nil {
 			return "", err
 		}
 	}
 	return b.String(), nil
+}
+
+// sectionHeader returns what goes between the brackets of section's
+// header so that family's engine reads section back (sectionName); false
+// when nothing does. Godot 3 reads the name byte by byte, so characters up
+// to U+00FF are written as one byte each.
+func sectionHeader(section string, family variant.Family) (string, bool) {
+	if section == "" || strings.ContainsAny(section, "]\r\n") || strings.TrimFunc(section, func(r rune) bool { return r <= ' ' }) != section {
+		return "", false
+	}
+	if family != variant.Godot3 {
+		return section, utf8.ValidString(section) && !strings.HasSuffix(section, "\\")
+	}
+	b := make([]byte, 0, len(section))
+	for _, r := range section {
+		if r > 0xFF {
+			return "", false
+		}
+		b = append(b, byte(r))
+	}
+	return string(b), true
 }
 
 // quoteKey quotes a key that the ConfigFile reader would not read back
@@ -252,7 +281,21 @@ func quoteKey(k string, family variant.Family) (string, error) {
 }
 
 // ParseText reads a project.godot file of family (0: Godot 4, unless
-// config_version is below 5).
+// config_version is below 5), as the engines' ConfigFile reader
+// (VariantParser::parse_tag_assign_eof) reads it: not line by line, but
+// character by character. Before a key's '=', characters up to ' ' are
+// left out (line breaks too, so a key may run over several lines); ';'
+// starts a comment to the end of its line, after which the key goes on;
+// a string in quotes replaces what was read of the key so far; '['
+// starts a section only before any character of a key; every other byte
+// is one character of the key (bytes from 0x80 are U+0080–U+00FF: the
+// engines do not decode UTF-8 in a bare key). After a value, the next
+// key may follow on the same line. A key with no '=' before the end of
+// the file, and an empty key, set nothing; an empty section name leaves
+// the section as it was. Section names are read as each engine reads
+// them: Godot 3 byte by byte, up to the first ']'; Godot 4 as UTF-8,
+// where "\]" is a ']' within the name. Checked with Godot 3.2.3 and 4.6
+// (TestEngine3ReadsKeys, TestEngine4ReadsKeys).
 func ParseText(text string, family variant.Family) (*Settings, error) {
 	if family == 0 {
 		family = variant.Godot4
@@ -265,87 +308,108 @@ func ParseText(text string, family variant.Family) (*Settings, error) {
 	s := &Settings{Family: family}
 	po := gdtext.ParseOptions{Family: family}
 	section := ""
-	pos, line := 0, 1
-	for pos < len(text) {
-		end := strings.IndexByte(text[pos:], '\n')
-		if end < 0 {
-			end = len(text) - pos
-		}
-		l := strings.TrimSpace(text[pos : pos+end])
+	var key []byte // the key read so far, as UTF-8
+	line := 1
+	for pos := 0; pos < len(text); {
+		c := text[pos]
 		switch {
-		case l == "" || l[0] == ';' || l[0] == '#':
-			pos += end + 1
-			line++
-			continue
-		case l[0] == '[':
-			j := strings.IndexByte(l, ']')
+		case c == ';':
+			j := strings.IndexByte(text[pos:], '\n')
 			if j < 0 {
+				return s, nil // the file ends in the comment
+			}
+			pos += j + 1
+			line++
+		case c == '[' && len(key) == 0:
+			name, n, ok := sectionName(text[pos+1:], family)
+			if !ok {
 				return nil, fmt.Errorf("%w: line %d: a section header without ']'", ErrFormat, line)
 			}
-			section = l[1:j]
-			pos += end + 1
-			line++
-			continue
-		}
-		var key string
-		var start int // where the value begins
-		if l[0] == '"' {
-			// A quoted key is a Godot string, which may hold '=' and
-			// line breaks; '=' follows it.
-			q := pos + strings.IndexByte(text[pos:pos+end], '"')
-			kv, n, err := gdtext.ParsePrefix(text[q:], po)
+			if name != "" {
+				section = name
+			}
+			line += strings.Count(text[pos:pos+1+n], "\n")
+			pos += 1 + n
+		case c == '"':
+			kv, n, err := gdtext.ParsePrefix(text[pos:], po)
 			k, isString := kv.(variant.String)
 			if err != nil || !isString {
 				return nil, fmt.Errorf("%w: line %d: a quoted key that is not a string", ErrFormat, line)
 			}
-			after := q + n
-			for after < len(text) && (text[after] == ' ' || text[after] == '\t') {
-				after++
+			key = append(key[:0], k...)
+			line += strings.Count(text[pos:pos+n], "\n")
+			pos += n
+		case c == '=':
+			v, n, err := gdtext.ParsePrefix(text[pos+1:], po)
+			if err != nil {
+				return nil, fmt.Errorf("gdproject: line %d, key %q: %w", line, key, err)
 			}
-			if after >= len(text) || text[after] != '=' {
-				return nil, fmt.Errorf("%w: line %d: no '=' after the key %q", ErrFormat, line, string(k))
-			}
-			key, start = string(k), after+1
-		} else {
-			eq := strings.IndexByte(text[pos:pos+end], '=')
-			if eq < 0 {
-				return nil, fmt.Errorf("%w: line %d: neither a section nor key=value", ErrFormat, line)
-			}
-			// The engine's reader leaves out every character up to ' '
-			// of a bare key, between its words too; other bytes stay as
-			// they are.
-			k := make([]byte, 0, eq)
-			for _, c := range []byte(text[pos : pos+eq]) {
-				if c > ' ' {
-					k = append(k, c)
+			if len(key) > 0 {
+				k := string(key)
+				if section != "" {
+					k = section + "/" + k
 				}
+				s.Settings = append(s.Settings, Setting{Key: k, Value: v})
 			}
-			key, start = string(k), pos+eq+1
-		}
-		v, n, err := gdtext.ParsePrefix(text[start:], po)
-		if err != nil {
-			return nil, fmt.Errorf("gdproject: line %d, key %q: %w", line, key, err)
-		}
-		// The engine sets nothing for an empty key (its value is read and
-		// dropped).
-		if key != "" {
-			if section != "" {
-				key = section + "/" + key
+			key = key[:0]
+			line += strings.Count(text[pos:pos+1+n], "\n")
+			pos += 1 + n
+		case c > ' ':
+			key = utf8.AppendRune(key, rune(c))
+			pos++
+		default:
+			if c == '\n' {
+				line++
 			}
-			s.Settings = append(s.Settings, Setting{Key: key, Value: v})
+			pos++
 		}
-		consumed := text[pos : start+n]
-		line += strings.Count(consumed, "\n")
-		pos = start + n
-		// The rest of the line may hold only a comment.
-		rest := text[pos:]
-		if j := strings.IndexByte(rest, '\n'); j >= 0 {
-			rest = rest[:j]
-		}
-		if r := strings.TrimSpace(rest); r != "" && r[0] != ';' {
-			return nil, fmt.Errorf("%w: line %d: %q after the value of %q", ErrFormat, line, r, key)
-		}
-		pos += len(rest)
 	}
 	return s, nil
+}
+
+// sectionName reads a section's name from text, which follows its '[',
+// as family's engine does, and returns it with the length of what it
+// read, up to and with its ']'; false when no ']' ends it.
+func sectionName(text string, family variant.Family) (string, int, bool) {
+	var name string
+	n := -1
+	if family == variant.Godot3 {
+		// Godot 3.2: every byte a character, up to the first ']'.
+		j := strings.IndexByte(text, ']')
+		if j < 0 {
+			return "", 0, false
+		}
+		b := make([]byte, 0, j)
+		for _, c := range []byte(text[:j]) {
+			b = utf8.AppendRune(b, rune(c))
+		}
+		name, n = string(b), j+1
+	} else {
+		// Godot 4: UTF-8, and a ']' right after a backslash (or several)
+		// stays in the name, without the backslash before it.
+		b := make([]byte, 0, 16)
+		escaping := false
+		for i := 0; i < len(text); i++ {
+			c := text[i]
+			switch {
+			case c == ']' && !escaping:
+				n = i + 1
+			case c == ']':
+				b = b[:len(b)-1]
+				escaping = false
+			default:
+				escaping = c == '\\'
+			}
+			if n >= 0 {
+				break
+			}
+			b = append(b, c)
+		}
+		if n < 0 {
+			return "", 0, false
+		}
+		name = strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	// String.strip_edges: characters up to ' ' off both ends.
+	return strings.TrimFunc(name, func(r rune) bool { return r <= ' ' }), n, true
 }

@@ -2,9 +2,11 @@ package gdproject
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gdvar/gdvar/variant"
@@ -104,7 +106,9 @@ func TestHostile(t *testing.T) {
 			t.Errorf("%q decoded", data)
 		}
 	}
-	for _, text := range []string{"[a\nb=1", "x", "a={", "a=1 2"} {
+	// (A key without '=' at the end, "x", and what follows a value
+	// without one, "a=1 2", set nothing, as in the engine: TestParseKeys.)
+	for _, text := range []string{"[a\nb=1", "a={", "\"x", "\"x\n=1", "a=\"x"} {
 		if _, err := ParseText(text, 0); err == nil {
 			t.Errorf("%q parsed", text)
 		}
@@ -121,11 +125,45 @@ func FuzzDecodeBinary(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if _, err := s.EncodeBinary(); err != nil {
+		b, err := s.EncodeBinary()
+		if err != nil {
 			t.Fatal(err)
 		}
-		s.Text()
+		back, err := DecodeBinary(b, s.Family)
+		if err != nil {
+			t.Fatalf("re-encoded project.binary does not decode: %v", err)
+		}
+		sameSettings(t, "re-encoded", s, back)
+		// As gdvar pck cat shows it: the text reads as the same settings.
+		text, err := s.Text()
+		if err != nil || strings.Contains(text, "nan") {
+			return // the text form has no NaN payloads
+		}
+		parsed, err := ParseText(text, s.Family)
+		if err != nil {
+			t.Fatalf("its text does not parse: %v\n%s", err, text)
+		}
+		sameSettings(t, "as text", s, parsed)
 	})
+}
+
+// sameSettings fails t unless every key of a has the same value in b and
+// b has no other key.
+func sameSettings(t *testing.T, what string, a, b *Settings) {
+	t.Helper()
+	keys := map[string]bool{}
+	for _, st := range a.Settings {
+		keys[st.Key] = true
+		w, _ := a.Get(st.Key)
+		if got, ok := b.Get(st.Key); !ok || !variant.Equal(got, w) {
+			t.Fatalf("%s: %q is %v (%t), want %v", what, st.Key, got, ok, w)
+		}
+	}
+	for _, st := range b.Settings {
+		if !keys[st.Key] {
+			t.Fatalf("%s: %q was not there", what, st.Key)
+		}
+	}
 }
 
 // A project.godot as the 4.6 editor writes it, with input events (full
@@ -210,15 +248,34 @@ func FuzzParseText(f *testing.F) {
 		if len(back.Settings) != len(s.Settings) {
 			t.Fatalf("%q: %d settings, %d after a round trip\n%s", text, len(s.Settings), len(back.Settings), out)
 		}
+		if !strings.Contains(out, "nan") {
+			sameSettings(t, "text round trip", s, back)
+		}
+		// And as project.binary, which gdvar pck pack writes from it (a
+		// string ends at a NUL there, as in the engine).
+		b, err := s.EncodeBinary()
+		if err != nil || strings.Contains(out, `\u0000`) || strings.ContainsRune(out, 0) {
+			return
+		}
+		bin, err := DecodeBinary(b, s.Family)
+		if err != nil {
+			t.Fatalf("%q: its project.binary does not decode: %v", text, err)
+		}
+		sameSettings(t, "as project.binary", s, bin)
 	})
 }
 
-// ParseText reads keys as the engine does (TestEngine3ReadsKeys has the
-// engine judge the same rules): a quoted key is a string that may hold
-// '=', a bare one loses its spaces and control characters and keeps its
-// other bytes as they are, an empty one sets nothing.
+// ParseText reads keys as the engines do (TestEngine3ReadsKeys and
+// TestEngine4ReadsKeys have them judge the same rules): a quoted key is a
+// string that may hold '=' and replaces what was read before it; a bare
+// one loses its spaces and control characters, its other bytes are one
+// character each, and it goes on after a comment and over line breaks; an
+// empty one sets nothing; keys may share a line; a key without '=' at the
+// end sets nothing; an empty section name changes nothing; '#' is part
+// of a key.
 func TestParseKeys(t *testing.T) {
-	s, err := ParseText("\"a=b\" = 1\n x\ty\x01 = 2\nk\xffé=3\n\"\"=4\n=5\n[sec]\n\"\\\"q\\\"\"=6\n", variant.Godot4)
+	s, err := ParseText("\"a=b\" = 1\n x\ty\x01 = 2\nk\xff\xc3\xa9=3\n\"\"=4\n=5\n[sec]\n\"\\\"q\\\"\"=6\n"+
+		"m\"n\"=7 o;p=8\nq=9\n[]\n#r\ns=10\nt", variant.Godot4)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,7 +283,41 @@ func TestParseKeys(t *testing.T) {
 	for _, st := range s.Settings {
 		keys = append(keys, st.Key)
 	}
-	if want := []string{"a=b", "xy", "k\xffé", "sec/\"q\""}; !slices.Equal(keys, want) {
+	if want := []string{"a=b", "xy", "k\u00ff\u00c3\u00a9", "sec/\"q\"", "sec/n", "sec/oq", "sec/#rs"}; !slices.Equal(keys, want) {
 		t.Errorf("keys %q, want %q", keys, want)
+	}
+	for _, c := range []struct {
+		family     variant.Family
+		text, want string
+		unwritable bool
+	}{
+		{variant.Godot3, "[s\xc3\xa9 ]\nk=1\n", "s\u00c3\u00a9/k", false},
+		{variant.Godot3, "[a\\]b]=1\n", "a\\/b]", false},
+		{variant.Godot4, "[s\xc3\xa9 ]\nk=1\n", "s\u00e9/k", false},
+		{variant.Godot4, "[a\\]b]\nk=1\n", "a]b/k", true},
+		{variant.Godot4, "[a\\\\]b]\nk=1\n", "a\\]b/k", true},
+		{variant.Godot4, "[a\\b\xff]\nk=1\n", "a\\b\uFFFD/k", false},
+	} {
+		s, err := ParseText(c.text, c.family)
+		if err != nil || len(s.Settings) != 1 || s.Settings[0].Key != c.want {
+			t.Errorf("%v %q: %v %v, want %q", c.family, c.text, s, err, c.want)
+			continue
+		}
+		// Text writes the section so that the engine reads it back, or
+		// refuses it.
+		out, err := s.Text()
+		if c.unwritable {
+			if !errors.Is(err, ErrFormat) {
+				t.Errorf("%v %q: %v, want ErrFormat", c.family, c.text, err)
+			}
+			continue
+		}
+		back, err := ParseText(out, c.family)
+		if err != nil || len(back.Settings) != 1 || back.Settings[0].Key != c.want {
+			t.Errorf("%v %q: wrote %q, read back %v %v", c.family, c.text, out, back, err)
+		}
+	}
+	if _, err := ParseText("[s\nk=1\n", variant.Godot4); !errors.Is(err, ErrFormat) {
+		t.Errorf("a section without ']': %v", err)
 	}
 }
