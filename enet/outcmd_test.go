@@ -96,6 +96,18 @@ func TestOutCmdEncoding(t *testing.T) {
 		flags  Flags
 		number uint8
 	}{{Reliable, cmdSendFragment}, {UnreliableFragment, cmdSendUnreliableFragment}} {
+		// What the fragments must say, from ENet's protocol rather than
+		// the commands: an MTU less the protocol header (4 bytes) and a
+		// SEND_FRAGMENT command (24) of data each; the first fragment's
+		// number is the channel's next reliable number (each fragment
+		// takes one) or, unreliable, its next unreliable number (the
+		// reliable number stays the channel's last).
+		c := p.channel(1)
+		fragLen := int(p.mtu) - 4 - 24
+		start, reliable := c.outgoingReliableSeq+1, c.outgoingReliableSeq
+		if kind.flags&Reliable == 0 {
+			start = c.outgoingUnreliableSeq + 1
+		}
 		if err := h.send(p, 1, nil, big, kind.flags, sendCopy); err != nil {
 			t.Fatal(err)
 		}
@@ -110,13 +122,17 @@ func TestOutCmdEncoding(t *testing.T) {
 		if len(frags) < 3 {
 			t.Fatalf("command %d: %d fragments", kind.number, len(frags))
 		}
+		if want := (len(big) + fragLen - 1) / fragLen; len(frags) != want {
+			t.Fatalf("command %d: %d fragments, want %d", kind.number, len(frags), want)
+		}
 		for i, oc := range frags {
-			want := command{command: oc.command, channelID: 1, seq: oc.reliableSeq, seq2: frags[0].seq2,
-				dataLength: uint16(oc.fragmentLength), fragmentCount: uint32(len(frags)), fragmentNumber: uint32(i),
-				totalLength: uint32(len(big)), fragmentOffset: oc.fragmentOffset}
-			if oc.fragmentOffset != uint32(i)*frags[0].fragmentLength {
-				t.Errorf("fragment %d at %d", i, oc.fragmentOffset)
+			seq := reliable
+			if kind.flags&Reliable != 0 {
+				seq = start + uint16(i)
 			}
+			want := command{command: kind.number | oc.command&^commandMask, channelID: 1, seq: seq, seq2: start,
+				dataLength: uint16(min(fragLen, len(big)-i*fragLen)), fragmentCount: uint32(len(frags)), fragmentNumber: uint32(i),
+				totalLength: uint32(len(big)), fragmentOffset: uint32(i * fragLen)}
 			check("fragment", oc, want)
 		}
 	}
