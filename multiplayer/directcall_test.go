@@ -74,3 +74,48 @@ func TestDirectCall(t *testing.T) {
 		}
 	}
 }
+
+// A call frame goes back to its pool holding neither the context nor the
+// arguments, whether the call failed before the handler (an argument that
+// does not decode into its parameter) or the handler panicked.
+func TestCallFrameCleared(t *testing.T) {
+	type key struct{}
+	ctx := context.WithValue(context.Background(), key{}, "secret")
+	for _, c := range []struct {
+		name    string
+		handler any
+		args    []variant.Value
+	}{
+		{"bad argument", func(_ context.Context, _ PeerID, a string, b int) {}, []variant.Value{variant.String("kept?"), variant.String("not an int")}},
+		{"panic", func(_ context.Context, _ PeerID, a string, b int) { panic("boom") }, []variant.Value{variant.String("kept?"), variant.Int(1)}},
+	} {
+		s, err := newSession(variant.Godot4, false, []Node{{Path: "Main", Methods: []Method{{Name: "move", Mode: AnyPeer, Handler: c.handler}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nd := s.nodes["Main"]
+		m := nd.method("move")
+		p, err := Parse(variant.Godot4, benchPacket(t, variant.Godot4, nd, c.args...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer func() { recover() }()
+			if err := m.invoke(ctx, s.dec, variant.Godot4, 5, &p); err == nil {
+				t.Errorf("%s: no error", c.name)
+			}
+		}()
+		// The frame just put back is the one the next Get returns (unless
+		// a collection came between, or the race detector's pool dropped
+		// it: then a new one, which is clean too).
+		fr := m.frames.Get().(*callFrame)
+		if *fr.ctxp != nil {
+			t.Errorf("%s: the pooled frame holds the context", c.name)
+		}
+		for i, v := range fr.in {
+			if v.IsValid() {
+				t.Errorf("%s: the pooled frame holds argument %d: %v", c.name, i, v)
+			}
+		}
+	}
+}

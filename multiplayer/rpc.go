@@ -297,7 +297,13 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 	}
 	d := dialectOf(f)
 	fr := m.frames.Get().(*callFrame)
-	defer m.frames.Put(fr)
+	defer func() {
+		// Whether the call was made, failed before it or panicked: the
+		// frame goes back holding neither the context nor the arguments.
+		clear(fr.in)
+		*fr.ctxp = nil
+		m.frames.Put(fr)
+	}()
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -356,8 +362,6 @@ func (m *method) invoke(ctx context.Context, dec *gdvar.DecMode, f variant.Famil
 	} else if out := m.fn.Call(fr.in); m.ret && !out[0].IsNil() {
 		err = out[0].Interface().(error)
 	}
-	clear(fr.in)
-	*fr.ctxp = nil
 	return err
 }
 
