@@ -2,11 +2,11 @@ package gdvar_test
 
 import (
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gdvar/gdvar"
+	"github.com/gdvar/gdvar/internal/procstat"
 	"github.com/gdvar/gdvar/variant"
 )
 
@@ -32,13 +32,7 @@ func players() []Player {
 
 // cpuTime is the CPU time the process has used (all threads, GC
 // included): a steadier measure than wall time on a busy machine.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func cpuTime() time.Duration { return procstat.Self() }
 
 // perElement reports, for an n-element workload, wall time and CPU time
 // per element, and the fastest iteration's time per element (the steadiest

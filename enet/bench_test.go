@@ -8,9 +8,10 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/gdvar/gdvar/internal/procstat"
 )
 
 // Throughput on loopback: b.N packets of 64 bytes or 1 KB from a sender to a
@@ -196,13 +197,7 @@ func reportReceived(b *testing.B, sent, received int, seconds, span float64, cpu
 }
 
 // processCPU is this process's user and system CPU time.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func processCPU() time.Duration { return procstat.Self() }
 
 func benchFlags(name string) (Flags, string) {
 	if name == "reliable" {

@@ -5,11 +5,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gdvar/gdvar/internal/leaktest"
+	"github.com/gdvar/gdvar/internal/procstat"
 )
 
 // Load on one Host: as many peers as a host takes (PeerLimit 4095)
@@ -152,8 +152,7 @@ func benchLoad(b *testing.B, flags Flags) {
 
 	perPeer := loadRate * b.N
 	var sent atomic.Int64
-	var ru0, ru1 syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	cpu0 := procstat.Self()
 	b.ReportAllocs()
 	b.ResetTimer()
 	start := time.Now()
@@ -193,7 +192,7 @@ func benchLoad(b *testing.B, flags Flags) {
 	}
 	elapsed := time.Since(start)
 	b.StopTimer()
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cpu1 := procstat.Self()
 	got := received.Load()
 	// Datagrams sent by the clients but not received by the host were
 	// dropped by the kernel (the host's socket buffer was full).
@@ -210,8 +209,7 @@ func benchLoad(b *testing.B, flags Flags) {
 		b.Fatalf("%d of %d reliable packets arrived (%d peers dropped)", got, total, disconnected.Load())
 	}
 
-	cpu := time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
-		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
+	cpu := cpu1 - cpu0
 	b.ReportMetric(float64(connectTime.Milliseconds()), "connect-ms")
 	b.ReportMetric((float64(after.HeapAlloc)-float64(before.HeapAlloc))/loadPeers, "B/peer")
 	b.ReportMetric(float64(cpu/time.Microsecond)/float64(loadPeers*b.N), "cpu-µs/peer-s")

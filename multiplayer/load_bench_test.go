@@ -8,11 +8,11 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/gdvar/gdvar/internal/leaktest"
+	"github.com/gdvar/gdvar/internal/procstat"
 	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -164,8 +164,7 @@ func pacedCalls(b *testing.B, cs []*Client, rate int, got *atomic.Int64, cleanup
 	perClient := rate * b.N
 	total := int64(perClient * len(cs))
 	period := time.Second / time.Duration(rate)
-	var ru0, ru1 syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	cpu0 := procstat.Self()
 	b.ResetTimer()
 	start := time.Now()
 	var callErr atomic.Value
@@ -191,7 +190,7 @@ func pacedCalls(b *testing.B, cs []*Client, rate int, got *atomic.Int64, cleanup
 	}
 	elapsed = time.Since(start)
 	b.StopTimer()
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cpu1 := procstat.Self()
 	cleanup()
 	if err, _ := callErr.Load().(error); err != nil {
 		b.Fatalf("calling: %v", err)
@@ -199,33 +198,8 @@ func pacedCalls(b *testing.B, cs []*Client, rate int, got *atomic.Int64, cleanup
 	if n := got.Load(); n != total {
 		b.Fatalf("%d of %d calls arrived (%d lost)", n, total, total-n)
 	}
-	cpu = time.Duration(syscall.TimevalToNsec(ru1.Utime) - syscall.TimevalToNsec(ru0.Utime) +
-		syscall.TimevalToNsec(ru1.Stime) - syscall.TimevalToNsec(ru0.Stime))
+	cpu = cpu1 - cpu0
 	return cpu, elapsed
-}
-
-// raiseOpenFiles raises the soft limit on open files to n if it is lower,
-// within the hard limit, or skips the benchmark.
-func raiseOpenFiles(b *testing.B, n uint64) {
-	var lim syscall.Rlimit
-	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		b.Skipf("open file limit unknown: %v", err)
-	}
-	if lim.Cur >= n {
-		return
-	}
-	if lim.Max < n {
-		b.Skipf("needs %d open files, the hard limit is %d (raise it with ulimit -Hn)", n, lim.Max)
-	}
-	old := lim.Cur
-	lim.Cur = n
-	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		b.Skipf("needs %d open files, the limit is %d: %v", n, old, err)
-	}
-	b.Cleanup(func() {
-		lim.Cur = old
-		syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim)
-	})
 }
 
 // rss is the process's resident set in bytes, from /proc/self/statm, or 0.

@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/gdvar/gdvar/internal/procstat"
 	"github.com/gdvar/gdvar/peer"
 	"github.com/gdvar/gdvar/variant"
 )
@@ -282,8 +282,7 @@ func BenchmarkReplicationLoad(b *testing.B) {
 		}
 	}()
 	time.Sleep(500 * time.Millisecond)
-	var ru0, ru1 syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru0)
+	cpu0 := procstat.Self()
 	s0, in0 := states.Load(), bytesIn.Load()
 	ticks := func() int {
 		h.mu.Lock()
@@ -297,11 +296,11 @@ func BenchmarkReplicationLoad(b *testing.B) {
 	b.StopTimer()
 	elapsed := time.Since(start)
 	b.ReportMetric(float64(ticks()-t0)/elapsed.Seconds(), "ticks/s")
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru1)
+	cpu1 := procstat.Self()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	close(stop)
-	cpu := time.Duration(ru1.Utime.Nano()-ru0.Utime.Nano()+ru1.Stime.Nano()-ru0.Stime.Nano()) * time.Nanosecond
+	cpu := cpu1 - cpu0
 	b.ReportMetric(float64(cpu.Milliseconds())/elapsed.Seconds(), "cpu-ms/s")
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MB")
 	b.ReportMetric(float64(states.Load()-s0)/elapsed.Seconds(), "states/s")

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -164,7 +164,13 @@ func TestServeCommandSIGINT(t *testing.T) {
 		t.Fatal(v, err)
 	}
 	waitFor(t, &stdout, `(?m)^tcp 127\.0\.0\.1:\d+: Quat\( 0, 0, 0, 1 \)$`)
-	syscall.Kill(syscall.Getpid(), syscall.SIGINT)
+	self, err := os.FindProcess(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := self.Signal(os.Interrupt); err != nil {
+		t.Skipf("this system sends no interrupt to a process: %v", err)
+	}
 	select {
 	case st := <-status:
 		if st != 0 {

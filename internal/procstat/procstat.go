@@ -1,6 +1,8 @@
 // Package procstat reads a process's CPU time and resident memory from
 // Linux's /proc, for the benchmark programs that measure a server running
-// in another process. Linux only: elsewhere every call fails.
+// in another process, and this process's own CPU time (Self) for
+// benchmarks. Limits: but for Self, Linux only: elsewhere every call
+// fails.
 package procstat
 
 import (

@@ -71,3 +71,31 @@ func TestSelf(t *testing.T) {
 		t.Error("CPU of pid -1: no error")
 	}
 }
+
+// TestSelfCPU: this process's CPU time grows as it works, and on Linux
+// agrees with /proc (to its 10 ms ticks).
+func TestSelfCPU(t *testing.T) {
+	c0 := Self()
+	if c0 <= 0 {
+		t.Skipf("no CPU time on %s", runtime.GOOS)
+	}
+	x := 0
+	for i := 0; i < 1<<32 && Self() < c0+20*time.Millisecond; i++ {
+		for j := range 1 << 16 {
+			x += j
+		}
+	}
+	c1 := Self()
+	if c1 < c0+20*time.Millisecond {
+		t.Errorf("CPU went from %v to %v (after %d)", c0, c1, x)
+	}
+	if runtime.GOOS == "linux" {
+		p, err := CPU(os.Getpid())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c2 := Self(); p < c1-20*time.Millisecond || p > c2+20*time.Millisecond {
+			t.Errorf("/proc says %v, Self %v then %v", p, c1, c2)
+		}
+	}
+}
