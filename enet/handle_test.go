@@ -299,13 +299,11 @@ func TestUnreliableBulkNotPaced(t *testing.T) {
 		// the rest, rightly, for the next flush, a second later.
 		cli.mu.Lock()
 		for range n {
-			if err := cli.send(cp, 0, nil, data, Unsequenced, sendCopy); err != nil {
+			if err := cli.sendCopied(cp, 0, nil, data, Unsequenced); err != nil {
 				cli.mu.Unlock()
 				t.Fatal(err)
 			}
-			cli.queued1(cp)
 		}
-		cli.wakeSender()
 		cli.mu.Unlock()
 		// The first pass may wait for the delay or the frame; the rest
 		// must not (the receiver's socket may drop some of the burst:

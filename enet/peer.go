@@ -408,6 +408,12 @@ func (p *Peer) SendPrefixed(ch uint8, prefix, data []byte, flags Flags) error {
 	h := p.host
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	return h.sendCopied(p, ch, prefix, data, flags)
+}
+
+// sendCopied is SendPrefixed under h.mu: it queues a copy of prefix and
+// data, and has the packet sent.
+func (h *Host) sendCopied(p *Peer, ch uint8, prefix, data []byte, flags Flags) error {
 	if err := h.send(p, ch, prefix, data, flags, sendCopy); err != nil {
 		return err
 	}
