@@ -183,7 +183,12 @@ func (p *parser) lexIdent(start int) token {
 	return token{kind: tIdent, pos: start, text: text}
 }
 
-// lexNumber reads -?digits(.digits*)?([eE][+-]?digits)?.
+// lexNumber reads a number as the engines' tokenizer does:
+// -?digits(.digits*)?(e[+-]?digits*)?, where Godot 4 also takes 'E' for
+// 'e' (Godot 3.2 does not: "1E3" is the int 1 followed by E3). An
+// exponent without digits counts as none ("1e" and "1e+" are 1.0), and
+// the number ends at the first character that cannot continue it ("1x"
+// is 1 followed by x, "1.5.5" 1.5 followed by .5).
 func (p *parser) lexNumber(start int) (token, error) {
 	s := p.src
 	if s[p.pos] == '-' {
@@ -203,23 +208,21 @@ func (p *parser) lexNumber(start int) (token, error) {
 			p.pos++
 		}
 	}
-	if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E') {
+	end := p.pos // of the text the value is read from
+	if p.pos < len(s) && (s[p.pos] == 'e' || s[p.pos] == 'E' && !p.g3) {
 		kind = tFloat
 		p.pos++
 		if p.pos < len(s) && (s[p.pos] == '+' || s[p.pos] == '-') {
 			p.pos++
 		}
-		if p.pos >= len(s) || !isDigit(s[p.pos]) {
-			return token{}, p.errAt(start, "malformed exponent in number")
-		}
-		for p.pos < len(s) && isDigit(s[p.pos]) {
-			p.pos++
+		if p.pos < len(s) && isDigit(s[p.pos]) {
+			for p.pos < len(s) && isDigit(s[p.pos]) {
+				p.pos++
+			}
+			end = p.pos
 		}
 	}
-	if p.pos < len(s) && isLetter(s[p.pos]) {
-		return token{}, p.errAt(start, "malformed number")
-	}
-	return token{kind: kind, pos: start, text: s[start:p.pos]}, nil
+	return token{kind: kind, pos: start, text: s[start:end]}, nil
 }
 
 // lexString reads a string literal after its opening quote. Escapes are the

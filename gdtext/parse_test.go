@@ -137,8 +137,10 @@ func TestParseErrors(t *testing.T) {
 		{4, ".5", 1, 1, "unexpected character '.'"},
 		{4, "+1", 1, 1, "unexpected character '+'"},
 		{4, "é", 1, 1, "unexpected character 'é'"},
-		{4, "1e", 1, 1, "malformed exponent in number"},
-		{4, "12abc", 1, 1, "malformed number"},
+		{4, "12abc", 1, 3, "unexpected identifier abc after the value"},
+		{4, "[1x]", 1, 3, "expected ',' or ']' in Array, found identifier x"},
+		{3, "1E5", 1, 2, "unexpected identifier E5 after the value"},
+		{3, "[1E5]", 1, 3, "expected ',' or ']' in Array, found identifier E5"},
 		{4, "- 1", 1, 1, "expected a digit after '-'"},
 		{4, "Object(-Node,)", 1, 8, "unknown identifier -Node"},
 		{4, `NodePath("a::b")`, 1, 10, "invalid node path (empty subname)"},
@@ -249,6 +251,46 @@ func TestDepthAgreesWithBinary(t *testing.T) {
 				}
 				v = w(v)
 			}
+		}
+	}
+}
+
+// Numbers are read as the engines' tokenizer reads them (checked with
+// testdata/str_to_var4.gd and str2var3.gd): an exponent without digits
+// counts as none, Godot 3.2 knows no uppercase E, and a number ends at
+// the first character that cannot continue it, which ParsePrefix leaves
+// to its caller (str_to_var ignores it; Parse refuses it, see
+// TestParseErrors).
+func TestParseNumbers(t *testing.T) {
+	for _, c := range []struct {
+		fam  variant.Family
+		text string
+		want variant.Value
+		rest string // what ParsePrefix leaves
+	}{
+		{4, "1e", variant.Float(1), ""},
+		{4, "1e+", variant.Float(1), ""},
+		{3, "1e", variant.Float(1), ""},
+		{4, "[1e]", variant.NewArray(variant.Float(1)), ""},
+		{3, "[1e]", variant.NewArray(variant.Float(1)), ""},
+		{4, "1.e5", variant.Float(1e5), ""},
+		{4, "1E5", variant.Float(1e5), ""},
+		{4, "1.5E2", variant.Float(150), ""},
+		{3, "1.5E2", variant.Float(1.5), "E2"},
+		{3, "1E5", variant.Int(1), "E5"},
+		{4, "[1E5]", variant.NewArray(variant.Float(1e5)), ""},
+		{4, "1e--2", variant.Float(1), "-2"},
+		{4, "1e5x", variant.Float(1e5), "x"},
+		{4, "1.5.5", variant.Float(1.5), ".5"},
+		{4, "-1e-2", variant.Float(-0.01), ""},
+		{4, "01", variant.Int(1), ""},
+	} {
+		v, n, err := ParsePrefix(c.text, ParseOptions{Family: c.fam})
+		if err != nil || !variant.Equal(v, c.want) || c.text[n:] != c.rest {
+			t.Errorf("ParsePrefix(%q, %d) = %v, rest %q, %v; want %v, rest %q", c.text, c.fam, v, c.text[n:], err, c.want, c.rest)
+		}
+		if v, err := Parse(c.text, ParseOptions{Family: c.fam}); c.rest == "" && (err != nil || !variant.Equal(v, c.want)) {
+			t.Errorf("Parse(%q, %d) = %v, %v; want %v", c.text, c.fam, v, err, c.want)
 		}
 	}
 }
