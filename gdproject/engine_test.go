@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"os"
 	"os/exec"
@@ -209,4 +210,90 @@ func checkEngineReadsKeys(t *testing.T, family variant.Family, end string, read 
 func engineKey(k string) string {
 	r := strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n", "\t", "\\t")
 	return r.Replace(k)
+}
+
+// textValues are settings whose strings hold what a file's reader may
+// misread: line breaks, quotes, backslashes, control characters, C1
+// controls, the Unicode line separator, non-ASCII and a character above
+// U+FFFF, in every kind of string the family has.
+func textValues(family variant.Family) *Settings {
+	const odd = "a\u0085b\u2028c\né\t\"q\"\\ \x01 😀"
+	d := variant.NewDictionary(1)
+	d.Set(variant.String("k\u0085"), variant.String("v\u2028"))
+	s := &Settings{Family: family, Settings: []Setting{
+		{Key: "s/str", Value: variant.String(odd)},
+		{Key: "s/path", Value: variant.NodePath{Names: []string{"root", "é\u0085\u2028"}, Subnames: []string{"x\u0085"}, Absolute: true}},
+		{Key: "s/list", Value: variant.PackedStringArray{"\u0085", "\u2028é", "\n", odd}},
+		{Key: "s/dict", Value: d},
+	}}
+	if family == variant.Godot4 {
+		s.Settings = append(s.Settings, Setting{Key: "s/name", Value: variant.StringName(odd)})
+	}
+	return s
+}
+
+// checkEngineReadsValues compares what the engine read (read returns what
+// values3.gd or values4.gd printed) of the text Text writes of
+// textValues with the values themselves.
+func checkEngineReadsValues(t *testing.T, family variant.Family, read func(file string) string) {
+	s := textValues(family)
+	text, err := s.Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dec, err := variant.DecOptions{Family: family}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.TrimSpace(read(text))
+	seen := 0
+	for _, line := range strings.Split(out, "\n") {
+		key, h, ok := strings.Cut(line, "\t")
+		if !ok {
+			if line != "done" {
+				t.Errorf("the engine printed %q", line)
+			}
+			continue
+		}
+		// The engine's bytes of what it read, decoded (Godot 3 pads
+		// strings with whatever its buffer held: bytes are not compared).
+		b, err := hex.DecodeString(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := dec.Decode(b)
+		want, ok := s.Get(key)
+		if err != nil || !ok || !variant.Equal(got, want) {
+			t.Errorf("the engine read %s as %#v (%v), want %#v", key, got, err, want)
+		}
+		seen++
+	}
+	if seen != len(s.Settings) || !strings.HasSuffix(out, "done") {
+		t.Errorf("the engine read %d settings of %d from\n%s\nit printed\n%s", seen, len(s.Settings), text, out)
+	}
+}
+
+// Godot 3.2.3 reads the strings Text writes as they were.
+func TestEngine3ReadsValues(t *testing.T) {
+	enginetest.Godot3(t)
+	checkEngineReadsValues(t, variant.Godot3, func(file string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return enginetest.RunGodot3(t, filepath.Join("testdata", "values3.gd"), dir)
+	})
+}
+
+// So does Godot 4.6.
+func TestEngine4ReadsValues(t *testing.T) {
+	godot4web.Skip(t)
+	checkEngineReadsValues(t, variant.Godot4, func(file string) string {
+		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "values4.gd"),
+			Args: []string{base64.StdEncoding.EncodeToString([]byte(file))}})
+		if res.Code != 0 {
+			t.Fatalf("engine: %d\n%s", res.Code, res.Stderr)
+		}
+		return res.Stdout
+	})
 }

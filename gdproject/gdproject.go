@@ -205,7 +205,16 @@ func (s *Settings) Text() (string, error) {
 		}
 		bySection[sec] = append(bySection[sec], st)
 	}
-	o := gdtext.Options{Family: s.family(), Multiline: true}
+	// Values as the engine writes them into the file, which is how
+	// resource files hold them too: Strings with their line breaks,
+	// nothing from U+0080 escaped (the engine's file reader misreads such
+	// escapes). Format 3 is Godot 4's before PackedByteArray took base64,
+	// which the engine also reads; Godot 3 has no other.
+	format := 3
+	if s.family() == variant.Godot3 {
+		format = 2
+	}
+	o := gdtext.Options{Family: s.family(), Multiline: true, ResourceFormat: format}
 	var b strings.Builder
 	b.WriteString(textHeader)
 	write := func(list []Setting) error {

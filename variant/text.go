@@ -26,7 +26,9 @@ type TextOptions struct {
 	// ResourceFormat, when positive, writes values as resource files
 	// (.tres, .tscn) of that text format hold them: Strings escape only
 	// '"' and '\\' (line breaks and other characters are written as they
-	// are, as the engine's resource saver writes them), a typed
+	// are, as the engine's resource saver writes them), the other strings
+	// (StringName, NodePath, PackedStringArray) escape no character from
+	// U+0080 (the engines' file readers misread such \u escapes), a typed
 	// container whose element type is a script named by an id rather than
 	// a path (no "://") is Array[ExtResource("id")], and from format 4
 	// (Godot 4.3+) a PackedByteArray is its base64 string,
@@ -559,7 +561,13 @@ func (w *writer) quote(s string) error {
 				esc = "\uFFFD"
 			}
 		default:
-			if r >= 0x20 && r != 0x7f && (r < 0x80 || r >= 0xa0) && r != 0x2028 && r != 0x2029 {
+			// Outside resource files, C1 controls and the Unicode line
+			// separators are escaped too; in them, as the engines'
+			// String::c_escape, every character from U+0080 is written as
+			// it is: their file readers turn \u escapes of such
+			// characters into other ones (Godot 4.6 reads \u0085 as
+			// U+FFFD and \u2028 as a space).
+			if r >= 0x20 && r != 0x7f && (r < 0x80 || r >= 0xa0 && r != 0x2028 && r != 0x2029 || w.resFmt > 0) {
 				i += n
 				if w.max > 0 && i-start > w.max {
 					// A long run without escapes: stop early when full.

@@ -1,0 +1,21 @@
+# Godot 4.6: writes its first argument (base64) to user://project.godot,
+# reads it with ConfigFile and prints each setting as "section/key", a tab
+# and var_to_bytes of its value in hex, then "done".
+extends SceneTree
+
+func _initialize():
+	var text = Marshalls.base64_to_raw(OS.get_cmdline_user_args()[0])
+	var f = FileAccess.open("user://project.godot", FileAccess.WRITE)
+	f.store_buffer(text)
+	f.close()
+	var cf = ConfigFile.new()
+	var err = cf.load("user://project.godot")
+	if err != OK:
+		print("error ", err)
+		quit(1)
+		return
+	for sec in cf.get_sections():
+		for k in cf.get_section_keys(sec):
+			print(sec + "/" + k, "\t", var_to_bytes(cf.get_value(sec, k)).hex_encode())
+	print("done")
+	quit(0)
