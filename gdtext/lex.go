@@ -3,6 +3,7 @@ package gdtext
 // The lexer of the text form: tokens, numbers and strings with their escapes.
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -58,6 +59,7 @@ type parser struct {
 	maxDepth int
 	peeked   *token
 	refs     bool // read resource references (ParseOptions.Resources)
+	file     bool // read strings as the engines' file readers do (ParseOptions.File)
 }
 
 func (p *parser) errAt(pos int, msg string) *SyntaxError {
@@ -235,10 +237,14 @@ func (p *parser) lexNumber(start int) (token, error) {
 func (p *parser) lexString(start int) (string, error) {
 	s := p.src
 	// Fast path: no escapes.
-	if i := strings.IndexAny(s[p.pos:], "\"\\\x00"); i >= 0 && s[p.pos+i] == '"' && utf8.ValidString(s[p.pos:p.pos+i]) {
+	if i := strings.IndexAny(s[p.pos:], "\"\\\x00"); i >= 0 && s[p.pos+i] == '"' && utf8.ValidString(s[p.pos:p.pos+i]) &&
+		!(p.file && strings.HasPrefix(s[p.pos:], bom)) {
 		str := s[p.pos : p.pos+i]
 		p.pos += i + 1
 		return str, nil
+	}
+	if p.file {
+		return p.lexFileString(start)
 	}
 	var sb strings.Builder
 	var lead rune // pending high surrogate (Godot 4)
@@ -279,64 +285,10 @@ func (p *parser) lexString(start int) (string, error) {
 			continue
 		}
 		escPos := p.pos
-		p.pos++
-		if p.pos >= len(s) {
-			return "", p.errAt(start, "unterminated string")
+		r, err := p.escape(start, false)
+		if err != nil {
+			return "", err
 		}
-		var r rune
-		switch e := s[p.pos]; e {
-		case 'b':
-			r = '\b'
-		case 't':
-			r = '\t'
-		case 'n':
-			r = '\n'
-		case 'f':
-			r = '\f'
-		case 'r':
-			r = '\r'
-		case 'u', 'U':
-			n := 4
-			if e == 'U' {
-				if p.g3 {
-					r = 'U'
-					break
-				}
-				n = 6
-			}
-			for j := 1; j <= n; j++ {
-				if p.pos+j >= len(s) {
-					return "", p.errAt(start, "unterminated string")
-				}
-				h := s[p.pos+j]
-				var v byte
-				switch {
-				case isDigit(h):
-					v = h - '0'
-				case h >= 'a' && h <= 'f':
-					v = h - 'a' + 10
-				case h >= 'A' && h <= 'F':
-					v = h - 'A' + 10
-				default:
-					return "", p.errAt(escPos, "malformed hex escape in string")
-				}
-				r = r<<4 | rune(v)
-			}
-			p.pos += n
-		default:
-			var n int
-			r, n = utf8.DecodeRuneInString(s[p.pos:])
-			if r == utf8.RuneError && n <= 1 {
-				if p.g3 {
-					r, n = variant.DecodeRuneGodot3(s[p.pos:])
-				}
-				if n <= 1 {
-					return "", p.errAt(p.pos, "invalid UTF-8 in string")
-				}
-			}
-			p.pos += n - 1
-		}
-		p.pos++
 		switch {
 		case p.g3:
 			// Surrogates and characters beyond U+10FFFF stay as they are.
@@ -362,4 +314,240 @@ func (p *parser) lexString(start int) (string, error) {
 		}
 		sb.WriteRune(r)
 	}
+}
+
+// escape reads the escape sequence at p.pos (its backslash) of the string
+// literal that starts at start and returns the character it stands for,
+// leaving p.pos after it. Escapes are the engine's: \b \t \n \f \r,
+// \uXXXX, (Godot 4) \UXXXXXX, and a backslash before any other character
+// stands for that character (with file, for the byte after it, as the
+// engines' file readers take it).
+func (p *parser) escape(start int, file bool) (rune, error) {
+	s := p.src
+	escPos := p.pos
+	p.pos++
+	if p.pos >= len(s) {
+		return 0, p.errAt(start, "unterminated string")
+	}
+	var r rune
+	switch e := s[p.pos]; e {
+	case 'b':
+		r = '\b'
+	case 't':
+		r = '\t'
+	case 'n':
+		r = '\n'
+	case 'f':
+		r = '\f'
+	case 'r':
+		r = '\r'
+	case 'u', 'U':
+		n := 4
+		if e == 'U' {
+			if p.g3 {
+				r = 'U'
+				break
+			}
+			n = 6
+		}
+		for j := 1; j <= n; j++ {
+			if p.pos+j >= len(s) {
+				return 0, p.errAt(start, "unterminated string")
+			}
+			h := s[p.pos+j]
+			var v byte
+			switch {
+			case isDigit(h):
+				v = h - '0'
+			case h >= 'a' && h <= 'f':
+				v = h - 'a' + 10
+			case h >= 'A' && h <= 'F':
+				v = h - 'A' + 10
+			default:
+				return 0, p.errAt(escPos, "malformed hex escape in string")
+			}
+			r = r<<4 | rune(v)
+		}
+		p.pos += n
+	default:
+		if file {
+			// The engines' file readers take one byte after the
+			// backslash (a character of their stream).
+			r = rune(e)
+			break
+		}
+		var n int
+		r, n = utf8.DecodeRuneInString(s[p.pos:])
+		if r == utf8.RuneError && n <= 1 {
+			if p.g3 {
+				r, n = variant.DecodeRuneGodot3(s[p.pos:])
+			}
+			if n <= 1 {
+				return 0, p.errAt(p.pos, "invalid UTF-8 in string")
+			}
+		}
+		p.pos += n - 1
+	}
+	p.pos++
+	return r, nil
+}
+
+// lexFileString reads a string literal after its opening quote as the
+// engines' file readers (ConfigFile, project.godot, resource files) do
+// (ParseOptions.File): each byte of the file is a character, each escape
+// another, and the characters are then taken as the bytes of UTF-8 text.
+// Godot 4 makes a space of a character beyond U+00FF or a NUL, and
+// U+FFFD of each byte that is not part of UTF-8, so "\u00e9" is U+FFFD
+// and "\u4e2d" a space. Both drop a byte order mark that starts the
+// string. Godot 3 keeps the low byte of each character,
+// ends the text at a NUL byte and reads it with its UTF-8 rule
+// (variant.DecodeRuneGodot3); when that refuses the bytes, the string is
+// the characters themselves, each byte of the file one from U+0000 to
+// U+00FF ("\xff" is U+00FF). Checked with Godot 3.2.3 and 4.6
+// (gdproject's TestEngine3ReadsFileStrings and TestEngine4ReadsFileStrings;
+// TestFileStrings holds what they read).
+func (p *parser) lexFileString(start int) (string, error) {
+	s := p.src
+	var chars []rune
+	var lead rune // pending high surrogate (Godot 4)
+	leadPos := 0
+	for {
+		if p.pos >= len(s) {
+			return "", p.errAt(start, "unterminated string")
+		}
+		c := s[p.pos]
+		if c == 0 {
+			return "", p.errAt(p.pos, "NUL byte in string")
+		}
+		if c == '"' || c != '\\' {
+			if lead != 0 {
+				return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
+			}
+			p.pos++
+			if c == '"' {
+				return fileText(chars, p.g3), nil
+			}
+			chars = append(chars, rune(c))
+			continue
+		}
+		escPos := p.pos
+		r, err := p.escape(start, true)
+		if err != nil {
+			return "", err
+		}
+		if !p.g3 {
+			switch {
+			case r >= 0xd800 && r < 0xdc00:
+				if lead != 0 {
+					return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
+				}
+				lead, leadPos = r, escPos
+				continue
+			case r >= 0xdc00 && r < 0xe000:
+				if lead == 0 {
+					return "", p.errAt(escPos, "unpaired UTF-16 surrogate in escape")
+				}
+				r = 0x10000 + (lead-0xd800)<<10 + (r - 0xdc00)
+				lead = 0
+			case lead != 0:
+				return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
+			}
+		}
+		chars = append(chars, r)
+	}
+}
+
+// bom is UTF-8's byte order mark.
+const bom = "\xef\xbb\xbf"
+
+// fileText is the string a file reader of family g3 or Godot 4 makes of
+// the characters of a string literal (lexFileString).
+func fileText(chars []rune, g3 bool) string {
+	b := make([]byte, len(chars))
+	for i, c := range chars {
+		switch {
+		case g3:
+			b[i] = byte(c)
+		case c == 0 || c > 0xff:
+			b[i] = ' '
+		default:
+			b[i] = byte(c)
+		}
+	}
+	if !g3 {
+		out := make([]byte, 0, len(b))
+		i := 0
+		if bytes.HasPrefix(b, []byte(bom)) {
+			i = len(bom)
+		}
+		for i < len(b) {
+			r, n := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && n <= 1 {
+				out = utf8.AppendRune(out, utf8.RuneError)
+			} else {
+				out = append(out, b[i:i+n]...)
+			}
+			i += n
+		}
+		return string(out)
+	}
+	var out []byte
+	for _, c := range parseUTF8Godot3(chars, b) {
+		out = variant.AppendRuneGodot3(out, c)
+	}
+	return string(out)
+}
+
+// parseUTF8Godot3 is what Godot 3.2's String::parse_utf8 leaves in a
+// String holding chars when it parses b, their low bytes: it reads b up
+// to a NUL, without a leading byte order mark, in two passes. The first
+// counts the characters from the lead bytes alone; when a lead byte is
+// not one, a 2-byte form is overlong or the last sequence is cut, it
+// fails and leaves chars as they were. Otherwise the String is cut to that
+// count, and the second pass decodes into it, checking the continuation
+// bytes (and some overlong forms, see variant.DecodeRuneGodot3): where it
+// fails, the rest of the cut String keeps its old characters.
+func parseUTF8Godot3(chars []rune, b []byte) []rune {
+	if i := bytes.IndexByte(b, 0); i >= 0 {
+		b = b[:i]
+	}
+	b = bytes.TrimPrefix(b, []byte(bom))
+	seqLen := func(c byte) int {
+		switch {
+		case c&0x80 == 0:
+			return 1
+		case c&0xE0 == 0xC0:
+			return 2
+		case c&0xF0 == 0xE0:
+			return 3
+		case c&0xF8 == 0xF0:
+			return 4
+		case c&0xFC == 0xF8:
+			return 5
+		case c&0xFE == 0xFC:
+			return 6
+		}
+		return 0
+	}
+	size := 0
+	for i := 0; i < len(b); {
+		n := seqLen(b[i])
+		if n == 0 || n == 2 && b[i]&0x1E == 0 || i+n > len(b) {
+			return chars
+		}
+		size++
+		i += n
+	}
+	out := make([]rune, size)
+	copy(out, chars)
+	for i, k := 0, 0; i < len(b); k++ {
+		n := seqLen(b[i])
+		r, m := variant.DecodeRuneGodot3(string(b[i : i+n]))
+		if m != n {
+			break
+		}
+		out[k] = r
+		i += n
+	}
+	return out
 }

@@ -60,6 +60,13 @@ type ParseOptions struct {
 	// a typed container whose element type is ExtResource("id") keeps that
 	// id as its script (variant.ContainerType.Name, Kind Script).
 	Resources bool
+	// File reads strings as the engines' file readers (ConfigFile,
+	// project.godot, resource files) read them, for text that is a
+	// file's bytes: invalid UTF-8 and \u escapes of characters from
+	// U+0080 become what those readers make of them (Godot 4: U+FFFD or a
+	// space; Godot 3: the bytes as Latin-1), where Parse otherwise refuses
+	// invalid UTF-8 and reads escapes as str_to_var does.
+	File bool
 }
 
 func family(f variant.Family) (variant.Family, error) {

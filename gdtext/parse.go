@@ -39,7 +39,7 @@ func newParser(text string, o ParseOptions) (*parser, error) {
 	if o.MaxDepth < 0 || o.MaxDepth > maxFormatDepth {
 		return nil, errors.New("gdtext: ParseOptions.MaxDepth is outside 0..65536")
 	}
-	p := &parser{src: text, g3: f == variant.Godot3, maxDepth: o.MaxDepth, refs: o.Resources}
+	p := &parser{src: text, g3: f == variant.Godot3, maxDepth: o.MaxDepth, refs: o.Resources, file: o.File}
 	if p.maxDepth == 0 {
 		p.maxDepth = DefaultMaxDepth
 	}

@@ -294,3 +294,45 @@ func TestParseNumbers(t *testing.T) {
 		}
 	}
 }
+
+// With File, strings are read as the engines' file readers read them:
+// what Godot 3.2.3's and 4.6's ConfigFile made of each (gdproject's
+// TestEngine3ReadsFileStrings and TestEngine4ReadsFileStrings run them).
+func TestFileStrings(t *testing.T) {
+	for _, c := range []struct {
+		text   string
+		g3, g4 string
+	}{
+		{`"\u4e2d"`, "-", " "},
+		{`"x\u0000y"`, "x", "x y"},
+		{`"\u00e9"`, "é", "\uFFFD"},
+		{"\"\xc3\\u00a9\"", "é", "é"},
+		{"\"\xc3\xa9\\u0085\"", "Ã©\u0085", "é\uFFFD"},
+		{`"\ud83d\ude00"`, "=", " "},
+		{"\"\xff\"", "ÿ", "\uFFFD"},
+		{"\"q\xc3\xa9\xff\"", "qÃ©ÿ", "qé\uFFFD"},
+		{"\"\xed\xa0\xbd\xed\xb8\x80\"", "\xed\xa0\xbd\xed\xb8\x80", "\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD\uFFFD"},
+		{"\"\xc6\xc6\xc6\xc6\"", "ÆÆ", "\uFFFD\uFFFD\uFFFD\uFFFD"},
+		{"\"\\\xc3\xa9\"", "é", "é"},
+		{"\"\xef\xbb\xbfa\"", "a", "a"},
+		{`"plain é"`, "plain é", "plain é"},
+	} {
+		for _, f := range []variant.Family{variant.Godot3, variant.Godot4} {
+			want := c.g4
+			if f == variant.Godot3 {
+				want = c.g3
+			}
+			v, err := Parse(c.text, ParseOptions{Family: f, File: true})
+			if err != nil || v != variant.String(want) {
+				t.Errorf("%v %q: %q, %v; want %q", f, c.text, v, err, want)
+			}
+		}
+	}
+	// Without File, invalid UTF-8 is refused, and escapes are str_to_var's.
+	if _, err := Parse("\"\xff\"", ParseOptions{}); err == nil {
+		t.Error("invalid UTF-8 read without File")
+	}
+	if v, _ := Parse(`"\u00e9"`, ParseOptions{}); v != variant.String("é") {
+		t.Errorf(`"\u00e9" without File: %q`, v)
+	}
+}
