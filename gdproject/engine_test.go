@@ -241,6 +241,44 @@ func checkEngineReadsValues(t *testing.T, family variant.Family, read func(file 
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkEngineReads(t, family, text, s, read)
+}
+
+// fileStrings is a project.godot whose strings hold what the engines'
+// file readers turn into other characters: invalid UTF-8, \u escapes of
+// characters from U+0080 (and a pair of them for one above U+FFFF), a
+// NUL escape, UTF-8 split between a byte and an escape, CESU-8, an escape
+// before a byte of a multibyte character, in Strings, StringNames,
+// NodePaths and string arrays, and a NUL in a section's name.
+func fileStrings(family variant.Family) string {
+	array := "PackedStringArray"
+	if family == variant.Godot3 {
+		array = "PoolStringArray"
+	}
+	text := "k0=\"\\u4e2d\"\nk1=\"x\\u0000y\"\nk2=\"\\u00e9\"\nk3=\"\xc3\\u00a9\"\nk4=\"\xc3\xa9\\u0085\"\n" +
+		"k5=\"\\ud83d\\ude00\"\nk6=\"\xff\"\nk7=\"q\xc3\xa9\xff\"\nk8=\"\xed\xa0\xbd\xed\xb8\x80\"\nk9=\"\\u0041\xc3\xa9\"\n" +
+		"k10=NodePath(\"\xff/\xc3\xa9\")\nk11=" + array + "(\"\xff\", \"\\u00e9\xc3\xa9\")\nk12=\"\xc6\xc6\xc6\xc6\"\nk13=\"\\\xc3\xa9\"\n" +
+		"[s\x00t]\nk14=\"\xef\xbb\xbfa\"\n"
+	if family == variant.Godot4 {
+		text += "k15=&\"\xff\\u00e9\"\n"
+	}
+	return text
+}
+
+// checkEngineReads compares what the engine read of text (read returns
+// what values3.gd or values4.gd printed) with what ParseText reads, and
+// with want when it is not nil.
+func checkEngineReads(t *testing.T, family variant.Family, text string, want *Settings, read func(file string) string) {
+	t.Helper()
+	parsed, err := ParseText(text, family)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := parsed
+	if want != nil {
+		sameSettings(t, "ParseText", want, parsed)
+		s = want
+	}
 	dec, err := variant.DecOptions{Family: family}.DecMode()
 	if err != nil {
 		t.Fatal(err)
@@ -250,10 +288,7 @@ func checkEngineReadsValues(t *testing.T, family variant.Family, read func(file 
 	for _, line := range strings.Split(out, "\n") {
 		key, h, ok := strings.Cut(line, "\t")
 		if !ok {
-			if line != "done" {
-				t.Errorf("the engine printed %q", line)
-			}
-			continue
+			continue // "done", or the engine's complaints about the text
 		}
 		// The engine's bytes of what it read, decoded (Godot 3 pads
 		// strings with whatever its buffer held: bytes are not compared).
@@ -271,6 +306,31 @@ func checkEngineReadsValues(t *testing.T, family variant.Family, read func(file 
 	if seen != len(s.Settings) || !strings.HasSuffix(out, "done") {
 		t.Errorf("the engine read %d settings of %d from\n%s\nit printed\n%s", seen, len(s.Settings), text, out)
 	}
+}
+
+// Godot 3.2.3 reads the strings of fileStrings as ParseText does.
+func TestEngine3ReadsFileStrings(t *testing.T) {
+	enginetest.Godot3(t)
+	checkEngineReads(t, variant.Godot3, fileStrings(variant.Godot3), nil, func(file string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return enginetest.RunGodot3(t, filepath.Join("testdata", "values3.gd"), dir)
+	})
+}
+
+// So does Godot 4.6, with its own rules.
+func TestEngine4ReadsFileStrings(t *testing.T) {
+	godot4web.Skip(t)
+	checkEngineReads(t, variant.Godot4, fileStrings(variant.Godot4), nil, func(file string) string {
+		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "values4.gd"),
+			Args: []string{base64.StdEncoding.EncodeToString([]byte(file))}})
+		if res.Code != 0 {
+			t.Fatalf("engine: %d\n%s", res.Code, res.Stderr)
+		}
+		return res.Stdout
+	})
 }
 
 // Godot 3.2.3 reads the strings Text writes as they were.

@@ -27,6 +27,7 @@
 package gdproject
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -228,7 +229,7 @@ func (s *Settings) Text() (string, error) {
 			if err != nil {
 				return fmt.Errorf("gdproject: setting %q: %w", st.Key, err)
 			}
-			k, err := quoteKey(name, o.Family)
+			k, err := quoteKey(name, o)
 			if err != nil {
 				return fmt.Errorf("gdproject: setting %q: %w", st.Key, err)
 			}
@@ -274,17 +275,17 @@ func sectionHeader(section string, family variant.Family) (string, bool) {
 }
 
 // quoteKey quotes a key that the ConfigFile reader would not read back
-// bare, as a Godot string (the engine's reader takes a quoted key as a
-// string token, and drops every character up to ' ' of a bare one). As
-// the engine's String.property_name_encode, it quotes keys with any
-// character outside '!' to '~'.
-func quoteKey(k string, family variant.Family) (string, error) {
+// bare, as a Godot string written with o, as values are (the engine's
+// reader takes a quoted key as a string token, and drops every character
+// up to ' ' of a bare one). As the engine's String.property_name_encode,
+// it quotes keys with any character outside '!' to '~'.
+func quoteKey(k string, o gdtext.Options) (string, error) {
 	bare := k != "" && k[0] != '#' && !strings.ContainsAny(k, "=\"[];\\")
 	for i := 0; bare && i < len(k); i++ {
 		bare = k[i] > ' ' && k[i] < 0x7F
 	}
 	if !bare {
-		return gdtext.Format(variant.String(k), gdtext.Options{Family: family})
+		return gdtext.Format(variant.String(k), o)
 	}
 	return k, nil
 }
@@ -292,19 +293,18 @@ func quoteKey(k string, family variant.Family) (string, error) {
 // ParseText reads a project.godot file of family (0: Godot 4, unless
 // config_version is below 5), as the engines' ConfigFile reader
 // (VariantParser::parse_tag_assign_eof) reads it: not line by line, but
-// character by character. Before a key's '=', characters up to ' ' are
-// left out (line breaks too, so a key may run over several lines); ';'
-// starts a comment to the end of its line, after which the key goes on;
-// a string in quotes replaces what was read of the key so far; '['
-// starts a section only before any character of a key; every other byte
-// is one character of the key (bytes from 0x80 are U+0080–U+00FF: the
-// engines do not decode UTF-8 in a bare key). After a value, the next
-// key may follow on the same line. A key with no '=' before the end of
-// the file, and an empty key, set nothing; an empty section name leaves
-// the section as it was. Section names are read as each engine reads
-// them: Godot 3 byte by byte, up to the first ']'; Godot 4 as UTF-8,
-// where "\]" is a ']' within the name. Checked with Godot 3.2.3 and 4.6
-// (TestEngine3ReadsKeys, TestEngine4ReadsKeys).
+// character by character. Keys are read by gdtext.ScanKey (spaces left
+// out, a bare key's bytes as Latin-1, a quoted string replacing what was
+// read before it, a key going on after a ';' comment); after a value the
+// next key may follow on the same line; a key with no '=' before the end
+// of the file, and an empty key, set nothing; an empty section name
+// leaves the section as it was. Strings are read as the engines' file
+// readers read them (gdtext.ParseOptions.File). Section names are read as
+// each engine reads them: Godot 3 byte by byte up to the first ']'
+// (without NULs); Godot 4 as UTF-8 up to a NUL, where "\]" is a ']' within
+// the name. Checked with Godot 3.2.3 and 4.6 (TestEngine3ReadsKeys,
+// TestEngine4ReadsKeys, TestEngine3ReadsFileStrings,
+// TestEngine4ReadsFileStrings).
 func ParseText(text string, family variant.Family) (*Settings, error) {
 	if family == 0 {
 		family = variant.Godot4
@@ -315,63 +315,43 @@ func ParseText(text string, family variant.Family) (*Settings, error) {
 		}
 	}
 	s := &Settings{Family: family}
-	po := gdtext.ParseOptions{Family: family}
+	po := gdtext.ParseOptions{Family: family, File: true}
 	section := ""
-	var key []byte // the key read so far, as UTF-8
 	line := 1
 	for pos := 0; pos < len(text); {
-		c := text[pos]
-		switch {
-		case c == ';':
-			j := strings.IndexByte(text[pos:], '\n')
-			if j < 0 {
-				return s, nil // the file ends in the comment
+		key, n, ok, err := gdtext.ScanKey(text[pos:], po)
+		if err != nil {
+			return nil, fmt.Errorf("%w: line %d: a quoted key: %w", ErrFormat, line, err)
+		}
+		line += strings.Count(text[pos:pos+n], "\n")
+		pos += n
+		if !ok {
+			if pos >= len(text) {
+				break // a key with no '=' before the end: nothing
 			}
-			pos += j + 1
-			line++
-		case c == '[' && len(key) == 0:
-			name, n, ok := sectionName(text[pos+1:], family)
+			name, m, ok := sectionName(text[pos+1:], family)
 			if !ok {
 				return nil, fmt.Errorf("%w: line %d: a section header without ']'", ErrFormat, line)
 			}
 			if name != "" {
 				section = name
 			}
-			line += strings.Count(text[pos:pos+1+n], "\n")
-			pos += 1 + n
-		case c == '"':
-			kv, n, err := gdtext.ParsePrefix(text[pos:], po)
-			k, isString := kv.(variant.String)
-			if err != nil || !isString {
-				return nil, fmt.Errorf("%w: line %d: a quoted key that is not a string", ErrFormat, line)
-			}
-			key = append(key[:0], k...)
-			line += strings.Count(text[pos:pos+n], "\n")
-			pos += n
-		case c == '=':
-			v, n, err := gdtext.ParsePrefix(text[pos+1:], po)
-			if err != nil {
-				return nil, fmt.Errorf("gdproject: line %d, key %q: %w", line, key, err)
-			}
-			if len(key) > 0 {
-				k := string(key)
-				if section != "" {
-					k = section + "/" + k
-				}
-				s.Settings = append(s.Settings, Setting{Key: k, Value: v})
-			}
-			key = key[:0]
-			line += strings.Count(text[pos:pos+1+n], "\n")
-			pos += 1 + n
-		case c > ' ':
-			key = utf8.AppendRune(key, rune(c))
-			pos++
-		default:
-			if c == '\n' {
-				line++
-			}
-			pos++
+			line += strings.Count(text[pos:pos+1+m], "\n")
+			pos += 1 + m
+			continue
 		}
+		v, m, err := gdtext.ParsePrefix(text[pos:], po)
+		if err != nil {
+			return nil, fmt.Errorf("gdproject: line %d, key %q: %w", line, key, err)
+		}
+		if key != "" {
+			if section != "" {
+				key = section + "/" + key
+			}
+			s.Settings = append(s.Settings, Setting{Key: key, Value: v})
+		}
+		line += strings.Count(text[pos:pos+m], "\n")
+		pos += m
 	}
 	return s, nil
 }
@@ -383,19 +363,22 @@ func sectionName(text string, family variant.Family) (string, int, bool) {
 	var name string
 	n := -1
 	if family == variant.Godot3 {
-		// Godot 3.2: every byte a character, up to the first ']'.
+		// Godot 3.2: every byte but NUL a character, up to the first ']'.
 		j := strings.IndexByte(text, ']')
 		if j < 0 {
 			return "", 0, false
 		}
 		b := make([]byte, 0, j)
 		for _, c := range []byte(text[:j]) {
-			b = utf8.AppendRune(b, rune(c))
+			if c != 0 { // a NUL adds nothing to a Godot 3 String
+				b = utf8.AppendRune(b, rune(c))
+			}
 		}
 		name, n = string(b), j+1
 	} else {
-		// Godot 4: UTF-8, and a ']' right after a backslash (or several)
-		// stays in the name, without the backslash before it.
+		// Godot 4: UTF-8 up to a NUL, and a ']' right after a backslash
+		// (or several) stays in the name, without the backslash before
+		// it.
 		b := make([]byte, 0, 16)
 		escaping := false
 		for i := 0; i < len(text); i++ {
@@ -417,7 +400,14 @@ func sectionName(text string, family variant.Family) (string, int, bool) {
 		if n < 0 {
 			return "", 0, false
 		}
-		name = strings.ToValidUTF8(string(b), "\uFFFD")
+		if i := bytes.IndexByte(b, 0); i >= 0 {
+			b = b[:i] // the name is read as a C string
+		}
+		var u []byte
+		for _, r := range string(b) { // U+FFFD for each byte not part of UTF-8
+			u = utf8.AppendRune(u, r)
+		}
+		name = string(u)
 	}
 	// String.strip_edges: characters up to ' ' off both ends.
 	return strings.TrimFunc(name, func(r rune) bool { return r <= ' ' }), n, true

@@ -1,6 +1,6 @@
 # Godot 3.2.3: reads DIR/project.godot with ConfigFile and prints each
-# setting as "section/key", a tab and var2bytes of its value in hex, then
-# "done".
+# setting as "section/key" (or "key" outside any section), a tab and
+# var2bytes of its value in hex, then "done".
 extends SceneTree
 
 func _init():
@@ -14,6 +14,9 @@ func _init():
 		return
 	for sec in cf.get_sections():
 		for k in cf.get_section_keys(sec):
-			print(sec + "/" + k, "\t", var2bytes(cf.get_value(sec, k)).hex_encode())
+			var name = k
+			if sec != "":
+				name = sec + "/" + k
+			print(name, "\t", var2bytes(cf.get_value(sec, k)).hex_encode())
 	print("done")
 	quit()

@@ -1,6 +1,7 @@
 # Godot 4.6: writes its first argument (base64) to user://project.godot,
-# reads it with ConfigFile and prints each setting as "section/key", a tab
-# and var_to_bytes of its value in hex, then "done".
+# reads it with ConfigFile and prints each setting as "section/key" (or
+# "key" outside any section), a tab and var_to_bytes of its value in hex,
+# then "done".
 extends SceneTree
 
 func _initialize():
@@ -16,6 +17,9 @@ func _initialize():
 		return
 	for sec in cf.get_sections():
 		for k in cf.get_section_keys(sec):
-			print(sec + "/" + k, "\t", var_to_bytes(cf.get_value(sec, k)).hex_encode())
+			var name = k
+			if sec != "":
+				name = sec + "/" + k
+			print(name, "\t", var_to_bytes(cf.get_value(sec, k)).hex_encode())
 	print("done")
 	quit(0)
