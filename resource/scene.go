@@ -267,6 +267,9 @@ func (f *File) unbundle() error {
 			return err
 		}
 		c.ToIDPath = idPath
+		// As the text reader has them (a NodePath made from the text
+		// drops empty names): "s/" is "s".
+		c.From, c.To = simplifyPath(c.From), simplifyPath(c.To)
 		if c.Signal, err = name(w[2]); err != nil {
 			return err
 		}

@@ -83,7 +83,7 @@ func (t *textReader) skipBlank() {
 
 // value parses one value at the current position.
 func (t *textReader) value(what string) (variant.Value, error) {
-	v, n, err := gdtext.ParsePrefix(t.src[t.pos:], gdtext.ParseOptions{Family: t.fam, Resources: true})
+	v, n, err := gdtext.ParsePrefix(t.src[t.pos:], gdtext.ParseOptions{Family: t.fam, Resources: true, File: true})
 	if err != nil {
 		var se *gdtext.SyntaxError
 		at := t.pos
@@ -140,39 +140,33 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-// property reads "name = value"; the name runs to the '=' or is a quoted
-// string.
-func (t *textReader) property(tag string) (variant.Property, error) {
+// property reads "name = value", the name as the engines read it
+// (gdtext.ScanKey: spaces left out, a quoted string, ';' comments). ok is
+// false, with no error, when no property follows: a name without '='
+// before the end of the file (the engines drop it), or a section header
+// after an empty quoted name.
+func (t *textReader) property(tag string) (p variant.Property, ok bool, err error) {
 	at := t.pos
-	var name string
-	if t.src[t.pos] == '"' {
-		v, err := t.value("property name")
-		if err != nil {
-			return variant.Property{}, err
+	name, n, ok, err := gdtext.ScanKey(t.src[t.pos:], gdtext.ParseOptions{Family: t.fam})
+	if err != nil {
+		var se *gdtext.SyntaxError
+		if errors.As(err, &se) {
+			return variant.Property{}, false, t.errAt(at+se.Offset, "property name", ErrCorrupt, se.Msg)
 		}
-		s, ok := v.(variant.String)
-		if !ok {
-			return variant.Property{}, t.errAt(at, "property name", ErrCorrupt, "not a string")
-		}
-		name = string(s)
-		t.skipBlank()
-	} else {
-		end := strings.IndexAny(t.src[t.pos:], "=\n")
-		if end < 0 || t.src[t.pos+end] != '=' {
-			return variant.Property{}, t.errAt(at, tag, ErrCorrupt, "expected name = value")
-		}
-		name = strings.TrimRight(t.src[t.pos:t.pos+end], " \t")
-		t.pos += end
+		return variant.Property{}, false, t.errAt(at, "property name", ErrCorrupt, err.Error())
 	}
-	if name == "" || t.pos >= len(t.src) || t.src[t.pos] != '=' {
-		return variant.Property{}, t.errAt(at, tag, ErrCorrupt, "expected name = value")
+	t.pos += n
+	if !ok {
+		return variant.Property{}, false, nil
 	}
-	t.pos++
+	if name == "" {
+		return variant.Property{}, false, t.errAt(at, tag, ErrCorrupt, "expected name = value")
+	}
 	v, err := t.value(tag + " property " + strconv.Quote(name))
 	if err != nil {
-		return variant.Property{}, err
+		return variant.Property{}, false, err
 	}
-	return variant.Property{Name: name, Value: v}, nil
+	return variant.Property{Name: name, Value: v}, true, nil
 }
 
 // sections reads all sections.
@@ -198,11 +192,13 @@ func (t *textReader) sections() ([]*section, error) {
 			return nil, t.errAt(t.pos, "file", ErrNotResource, "no [gd_resource] or [gd_scene] header")
 		}
 		cur := out[len(out)-1]
-		p, err := t.property("[" + cur.tag + "]")
+		p, ok, err := t.property("[" + cur.tag + "]")
 		if err != nil {
 			return nil, err
 		}
-		cur.props = append(cur.props, p)
+		if ok {
+			cur.props = append(cur.props, p)
+		}
 	}
 }
 
