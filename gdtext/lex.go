@@ -398,13 +398,12 @@ func (p *parser) escape(start int, file bool) (rune, error) {
 // another, and the characters are then taken as the bytes of UTF-8 text.
 // Godot 4 makes a space of a character beyond U+00FF or a NUL, and
 // U+FFFD of each byte that is not part of UTF-8, so "\u00e9" is U+FFFD
-// and "\u4e2d" a space. Both drop a byte order mark that starts the
-// string. Godot 3 keeps the low byte of each character,
-// ends the text at a NUL byte and reads it with its UTF-8 rule
-// (variant.DecodeRuneGodot3); when that refuses the bytes, the string is
-// the characters themselves, each byte of the file one from U+0000 to
-// U+00FF ("\xff" is U+00FF). Checked with Godot 3.2.3 and 4.6
-// (gdproject's TestEngine3ReadsFileStrings and TestEngine4ReadsFileStrings;
+// and "\u4e2d" a space. Godot 3 keeps the low byte of each character and
+// parses the bytes with its own UTF-8 parser (parseUTF8Godot3); where that
+// fails, characters stay as they were, each byte of the file one from
+// U+0000 to U+00FF ("\xff" is U+00FF). Both drop a byte order mark that
+// starts the string. Checked with Godot 3.2.3 and 4.6 (gdproject's
+// TestEngine3ReadsFileStrings and TestEngine4ReadsFileStrings;
 // TestFileStrings holds what they read).
 func (p *parser) lexFileString(start int) (string, error) {
 	s := p.src
@@ -419,7 +418,7 @@ func (p *parser) lexFileString(start int) (string, error) {
 		if c == 0 {
 			return "", p.errAt(p.pos, "NUL byte in string")
 		}
-		if c == '"' || c != '\\' {
+		if c != '\\' {
 			if lead != 0 {
 				return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
 			}
