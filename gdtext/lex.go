@@ -289,31 +289,47 @@ func (p *parser) lexString(start int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		switch {
-		case p.g3:
+		if p.g3 {
 			// Surrogates and characters beyond U+10FFFF stay as they are.
 			var tmp [6]byte
 			sb.Write(variant.AppendRuneGodot3(tmp[:0], r))
 			continue
-		case r >= 0xd800 && r < 0xdc00:
-			if lead != 0 {
-				return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
-			}
-			lead, leadPos = r, escPos
-			continue
-		case r >= 0xdc00 && r < 0xe000:
-			if lead == 0 {
-				return "", p.errAt(escPos, "unpaired UTF-16 surrogate in escape")
-			}
-			r = 0x10000 + (lead-0xd800)<<10 + (r - 0xdc00)
-			lead = 0
-		case lead != 0:
-			return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
-		case r > utf8.MaxRune:
-			return "", p.errAt(escPos, "escape beyond the last Unicode code point")
 		}
-		sb.WriteRune(r)
+		r, ok, err := p.joinSurrogates(r, escPos, &lead, &leadPos)
+		if err != nil {
+			return "", err
+		}
+		if ok {
+			sb.WriteRune(r)
+		}
 	}
+}
+
+// joinSurrogates takes r, the character of an escape at escPos, for Godot
+// 4, which joins a UTF-16 pair written as two escapes: a high surrogate
+// waits in lead (at leadPos) and ok is false; a low one after it makes
+// the character of the pair. A lone surrogate, or an escape beyond
+// U+10FFFF, is an error.
+func (p *parser) joinSurrogates(r rune, escPos int, lead *rune, leadPos *int) (rune, bool, error) {
+	switch {
+	case r >= 0xd800 && r < 0xdc00:
+		if *lead != 0 {
+			return 0, false, p.errAt(*leadPos, "unpaired UTF-16 surrogate in escape")
+		}
+		*lead, *leadPos = r, escPos
+		return 0, false, nil
+	case r >= 0xdc00 && r < 0xe000:
+		if *lead == 0 {
+			return 0, false, p.errAt(escPos, "unpaired UTF-16 surrogate in escape")
+		}
+		r = 0x10000 + (*lead-0xd800)<<10 + (r - 0xdc00)
+		*lead = 0
+	case *lead != 0:
+		return 0, false, p.errAt(*leadPos, "unpaired UTF-16 surrogate in escape")
+	case r > utf8.MaxRune:
+		return 0, false, p.errAt(escPos, "escape beyond the last Unicode code point")
+	}
+	return r, true, nil
 }
 
 // escape reads the escape sequence at p.pos (its backslash) of the string
@@ -435,21 +451,12 @@ func (p *parser) lexFileString(start int) (string, error) {
 			return "", err
 		}
 		if !p.g3 {
-			switch {
-			case r >= 0xd800 && r < 0xdc00:
-				if lead != 0 {
-					return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
-				}
-				lead, leadPos = r, escPos
+			var ok bool
+			if r, ok, err = p.joinSurrogates(r, escPos, &lead, &leadPos); err != nil {
+				return "", err
+			}
+			if !ok {
 				continue
-			case r >= 0xdc00 && r < 0xe000:
-				if lead == 0 {
-					return "", p.errAt(escPos, "unpaired UTF-16 surrogate in escape")
-				}
-				r = 0x10000 + (lead-0xd800)<<10 + (r - 0xdc00)
-				lead = 0
-			case lead != 0:
-				return "", p.errAt(leadPos, "unpaired UTF-16 surrogate in escape")
 			}
 		}
 		chars = append(chars, r)
