@@ -200,6 +200,11 @@ func (s *Settings) Text() (string, error) {
 	var order []string
 	bySection := map[string][]Setting{}
 	for _, st := range s.Settings {
+		if strings.IndexByte(st.Key, 0) >= 0 {
+			// The engines' text readers end a section's name at a NUL
+			// (Godot 4) or drop it (Godot 3), and a string at \u0000.
+			return "", fmt.Errorf("%w: setting %q holds a NUL", ErrFormat, st.Key)
+		}
 		sec, _ := split(st.Key)
 		if _, ok := bySection[sec]; !ok && sec != "" {
 			order = append(order, sec)
