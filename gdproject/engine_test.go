@@ -228,6 +228,11 @@ func textValues(family variant.Family) *Settings {
 	}}
 	if family == variant.Godot4 {
 		s.Settings = append(s.Settings, Setting{Key: "s/name", Value: variant.StringName(odd)})
+	} else {
+		// The surrogates of U+1F600, which Godot 3 holds (as on Windows).
+		const pair = "\xed\xa0\xbd\xed\xb8\x80"
+		s.Settings = append(s.Settings, Setting{Key: "s/surrogates", Value: variant.PackedStringArray{pair, "a" + pair}},
+			Setting{Key: "s/surrogate", Value: variant.String(pair)})
 	}
 	return s
 }

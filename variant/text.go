@@ -553,7 +553,10 @@ func (w *writer) quote(s string) error {
 			// stray byte.
 			if r, n = DecodeRuneGodot3(s[i:]); n <= 1 {
 				r, n, esc = utf8.RuneError, 1, "\uFFFD"
-			} else if r > utf8.MaxRune {
+			} else if r > utf8.MaxRune || w.resFmt > 0 {
+				// Beyond U+10FFFF no escape gives it; in a file, the
+				// reader takes a surrogate's \u escape for another
+				// character and its bytes for the surrogate.
 				if w.g3 && !w.lenient {
 					i += n // written as it is
 					continue
