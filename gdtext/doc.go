@@ -35,7 +35,9 @@
 //   - Dictionaries keep their insertion order (the engine sorts the keys);
 //   - strings are escaped so that everything stays on one line: \" \\ \b
 //     \t \n \f \r, and \uXXXX for the other control characters, DEL, the C1
-//     controls and U+2028/U+2029. Other characters are written as UTF-8,
+//     controls and U+2028/U+2029 (with Options.ResourceFormat, nothing from
+//     U+0080, which the engines' file readers would misread). Other
+//     characters are written as UTF-8,
 //     including those outside the Basic Multilingual Plane (Godot 3's
 //     reader has no escape for them). Godot 3 strings can hold more than
 //     UTF-8 (surrogates, characters above U+10FFFF; see
