@@ -110,7 +110,7 @@ func compareGolden(t *testing.T, name string, got []byte) {
 // included, and goes on after a comment; its other bytes are one
 // character each; an empty key, and one with no '=' before the end, set
 // nothing; a value may be followed by another key on its line; an empty
-// section changes nothing. keysRead is what keys3.gd and keys4.gd print
+// section changes nothing. keysRead is what config3.gd and config4.gd print
 // of it (c_escape()d keys).
 const (
 	keysText = "\"a=/b\"=1\n\"a\\\"b\"=2\n  x y =3\n\"tab\\there\"=4\n\"two\nlines\"=5\n\"\"=8\n =9\n\"c\x01d\"=10\n" +
@@ -132,32 +132,56 @@ const (
 // is refused.
 func TestEngine3ReadsKeys(t *testing.T) {
 	enginetest.Godot3(t)
-	checkEngineReadsKeys(t, variant.Godot3, "t\\\\/u]k\t23\nv\u00c3\u00a9/k\t24\nw\u00ff/k\t25\nw\u00ff/x\t26\n", func(file string) string {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return enginetest.RunGodot3(t, filepath.Join("testdata", "keys3.gd"), dir)
-	})
+	checkEngineReadsKeys(t, variant.Godot3, "t\\\\/u]k\t23\nv\u00c3\u00a9/k\t24\nw\u00ff/k\t25\nw\u00ff/x\t26\n", godot3Reads(t))
 }
 
 // Godot 4.6's ConfigFile reads them alike, but for section names.
 func TestEngine4ReadsKeys(t *testing.T) {
 	godot4web.Skip(t)
-	checkEngineReadsKeys(t, variant.Godot4, "t]u/k\t23\nv\u00e9/k\t24\nw\uFFFD/k\t25\nw\uFFFD/x\t26\n", func(file string) string {
-		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "keys4.gd"),
+	checkEngineReadsKeys(t, variant.Godot4, "t]u/k\t23\nv\u00e9/k\t24\nw\uFFFD/k\t25\nw\uFFFD/x\t26\n", godot4Reads(t))
+}
+
+// godot3Reads returns a function that has Godot 3.2.3 read a project.godot
+// with ConfigFile and returns what testdata/config3.gd printed of it.
+func godot3Reads(t *testing.T) func(file string) string {
+	return func(file string) string {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return enginetest.RunGodot3(t, filepath.Join("testdata", "config3.gd"), dir)
+	}
+}
+
+// godot4Reads is godot3Reads for Godot 4.6 (testdata/config4.gd).
+func godot4Reads(t *testing.T) func(file string) string {
+	return func(file string) string {
+		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "config4.gd"),
 			Args: []string{base64.StdEncoding.EncodeToString([]byte(file))}})
 		if res.Code != 0 {
 			t.Fatalf("engine: %d\n%s", res.Code, res.Stderr)
 		}
 		return res.Stdout
-	})
+	}
+}
+
+// engineLines splits what config3.gd or config4.gd printed into its
+// settings' lines (c_escape()d key, hex bytes, text), leaving out
+// "done" and the engine's complaints about the text.
+func engineLines(out string) [][3]string {
+	var lines [][3]string
+	for _, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		if f := strings.SplitN(line, "\t", 3); len(f) == 3 {
+			lines = append(lines, [3]string{f[0], f[1], f[2]})
+		}
+	}
+	return lines
 }
 
 // checkEngineReadsKeys has the engine read keysText+keysEnd and the text
-// Text writes from what ParseText read of it (read returns what keys3.gd
-// or keys4.gd printed), and compares both with ParseText; end is what
-// the engine prints of keysEnd.
+// Text writes from what ParseText read of it (read returns what
+// config3.gd or config4.gd printed), and compares the keys and values as
+// text with ParseText's; end is what the engine reads of keysEnd.
 func checkEngineReadsKeys(t *testing.T, family variant.Family, end string, read func(file string) string) {
 	text, wantRead := keysText+keysEnd, keysRead+end+"done"
 	s, err := ParseText(text, family)
@@ -191,12 +215,16 @@ func checkEngineReadsKeys(t *testing.T, family variant.Family, end string, read 
 	for i, file := range []string{text, written} {
 		// Text groups the keys by section, as the engine does: the same
 		// lines, perhaps in another order.
-		out := strings.TrimSpace(read(file))
+		out := read(file)
+		got := []string{"done"}
+		for _, l := range engineLines(out) {
+			got = append(got, l[0]+"\t"+l[2])
+		}
 		want := wantRead
 		if i == 0 {
 			want = keysRead + end + "done"
 		}
-		if got, w := strings.Split(out, "\n"), strings.Split(want, "\n"); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(w))) {
+		if w := strings.Split(want, "\n"); !slices.Equal(slices.Sorted(slices.Values(got)), slices.Sorted(slices.Values(w))) {
 			t.Errorf("the engine read\n%s\nfrom\n%q\nwant:\n%s", out, file, want)
 		}
 	}
@@ -206,7 +234,7 @@ func checkEngineReadsKeys(t *testing.T, family variant.Family, end string, read 
 	}
 }
 
-// engineKey is k as keys3.gd and keys4.gd print it (String.c_escape).
+// engineKey is k as config3.gd and config4.gd print it (String.c_escape).
 func engineKey(k string) string {
 	r := strings.NewReplacer("\\", "\\\\", "\"", "\\\"", "\n", "\\n", "\t", "\\t")
 	return r.Replace(k)
@@ -238,7 +266,7 @@ func textValues(family variant.Family) *Settings {
 }
 
 // checkEngineReadsValues compares what the engine read (read returns what
-// values3.gd or values4.gd printed) of the text Text writes of
+// config3.gd or config4.gd printed) of the text Text writes of
 // textValues with the values themselves.
 func checkEngineReadsValues(t *testing.T, family variant.Family, read func(file string) string) {
 	s := textValues(family)
@@ -271,7 +299,7 @@ func fileStrings(family variant.Family) string {
 }
 
 // checkEngineReads compares what the engine read of text (read returns
-// what values3.gd or values4.gd printed) with what ParseText reads, and
+// what config3.gd or config4.gd printed) with what ParseText reads, and
 // with want when it is not nil.
 func checkEngineReads(t *testing.T, family variant.Family, text string, want *Settings, read func(file string) string) {
 	t.Helper()
@@ -288,13 +316,10 @@ func checkEngineReads(t *testing.T, family variant.Family, text string, want *Se
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := strings.TrimSpace(read(text))
+	out := read(text)
 	seen := 0
-	for _, line := range strings.Split(out, "\n") {
-		key, h, ok := strings.Cut(line, "\t")
-		if !ok {
-			continue // "done", or the engine's complaints about the text
-		}
+	for _, l := range engineLines(out) {
+		key, h := l[0], l[1] // the keys here have nothing c_escape changes
 		// The engine's bytes of what it read, decoded (Godot 3 pads
 		// strings with whatever its buffer held: bytes are not compared).
 		b, err := hex.DecodeString(h)
@@ -308,7 +333,7 @@ func checkEngineReads(t *testing.T, family variant.Family, text string, want *Se
 		}
 		seen++
 	}
-	if seen != len(s.Settings) || !strings.HasSuffix(out, "done") {
+	if seen != len(s.Settings) || !strings.HasSuffix(strings.TrimSpace(out), "done") {
 		t.Errorf("the engine read %d settings of %d from\n%s\nit printed\n%s", seen, len(s.Settings), text, out)
 	}
 }
@@ -316,49 +341,23 @@ func checkEngineReads(t *testing.T, family variant.Family, text string, want *Se
 // Godot 3.2.3 reads the strings of fileStrings as ParseText does.
 func TestEngine3ReadsFileStrings(t *testing.T) {
 	enginetest.Godot3(t)
-	checkEngineReads(t, variant.Godot3, fileStrings(variant.Godot3), nil, func(file string) string {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return enginetest.RunGodot3(t, filepath.Join("testdata", "values3.gd"), dir)
-	})
+	checkEngineReads(t, variant.Godot3, fileStrings(variant.Godot3), nil, godot3Reads(t))
 }
 
 // So does Godot 4.6, with its own rules.
 func TestEngine4ReadsFileStrings(t *testing.T) {
 	godot4web.Skip(t)
-	checkEngineReads(t, variant.Godot4, fileStrings(variant.Godot4), nil, func(file string) string {
-		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "values4.gd"),
-			Args: []string{base64.StdEncoding.EncodeToString([]byte(file))}})
-		if res.Code != 0 {
-			t.Fatalf("engine: %d\n%s", res.Code, res.Stderr)
-		}
-		return res.Stdout
-	})
+	checkEngineReads(t, variant.Godot4, fileStrings(variant.Godot4), nil, godot4Reads(t))
 }
 
 // Godot 3.2.3 reads the strings Text writes as they were.
 func TestEngine3ReadsValues(t *testing.T) {
 	enginetest.Godot3(t)
-	checkEngineReadsValues(t, variant.Godot3, func(file string) string {
-		dir := t.TempDir()
-		if err := os.WriteFile(filepath.Join(dir, "project.godot"), []byte(file), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return enginetest.RunGodot3(t, filepath.Join("testdata", "values3.gd"), dir)
-	})
+	checkEngineReadsValues(t, variant.Godot3, godot3Reads(t))
 }
 
 // So does Godot 4.6.
 func TestEngine4ReadsValues(t *testing.T) {
 	godot4web.Skip(t)
-	checkEngineReadsValues(t, variant.Godot4, func(file string) string {
-		res := godot4web.Run(t, godot4web.Job{Script: filepath.Join("testdata", "values4.gd"),
-			Args: []string{base64.StdEncoding.EncodeToString([]byte(file))}})
-		if res.Code != 0 {
-			t.Fatalf("engine: %d\n%s", res.Code, res.Stderr)
-		}
-		return res.Stdout
-	})
+	checkEngineReadsValues(t, variant.Godot4, godot4Reads(t))
 }

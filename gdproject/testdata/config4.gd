@@ -1,7 +1,8 @@
 # Godot 4.6: writes its first argument (base64) to user://project.godot,
 # reads it with ConfigFile (the reader ProjectSettings uses for the text
-# file) and prints each key as "section/key" (or "key" outside any
-# section), c_escape()d, a tab and its value, then "done".
+# file) and prints each setting as "section/key" (or "key" outside any
+# section) c_escape()d, a tab, var_to_bytes of its value in hex, a tab and
+# the value as text, c_escape()d; then "done".
 extends SceneTree
 
 func _initialize():
@@ -20,6 +21,7 @@ func _initialize():
 			var name = k
 			if sec != "":
 				name = sec + "/" + k
-			print(name.c_escape(), "\t", cf.get_value(sec, k))
+			var v = cf.get_value(sec, k)
+			print(name.c_escape(), "\t", var_to_bytes(v).hex_encode(), "\t", str(v).c_escape())
 	print("done")
 	quit(0)
