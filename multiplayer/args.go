@@ -47,8 +47,8 @@ func appendIntArg(dst []byte, d *dialect, n int64) []byte {
 
 // AppendArgs encodes RPC arguments as the engine's
 // encode_and_compress_variants does and returns them with the Raw flag and
-// count to put in a Call: no arguments, or a lone PackedByteArray, are sent
-// raw. enc sets the family, the target version and objects; nil means
+// count to put in a Call: no arguments, or a lone PackedByteArray that is
+// not empty, are sent raw. enc sets the family, the target version and objects; nil means
 // Godot 4 defaults.
 func AppendArgs(dst []byte, enc *variant.EncMode, args ...variant.Value) (out []byte, raw bool, count int, err error) {
 	f := variant.Godot4
@@ -77,7 +77,10 @@ func AppendArgs(dst []byte, enc *variant.EncMode, args ...variant.Value) (out []
 		return dst, true, 0, nil
 	}
 	if len(args) == 1 {
-		if pba, ok := args[0].(variant.PackedByteArray); ok {
+		// An empty one is not: in the raw form no bytes mean no
+		// arguments, and the receiver would get none (the engine's own
+		// sender makes that mistake).
+		if pba, ok := args[0].(variant.PackedByteArray); ok && len(pba) > 0 {
 			return append(dst, pba...), true, 1, nil
 		}
 	}

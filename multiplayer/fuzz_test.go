@@ -141,3 +141,25 @@ func (l *idLink) ReadFrame() (Frame, error) {
 	}
 	return f, err
 }
+
+// A lone PackedByteArray goes raw, unless it is empty: in the raw form no
+// bytes mean no arguments (a FuzzParse finding).
+func TestAppendArgsEmptyBytes(t *testing.T) {
+	for _, c := range []struct {
+		arg variant.PackedByteArray
+		raw bool
+	}{{variant.PackedByteArray{1, 2}, true}, {variant.PackedByteArray{}, false}} {
+		ab, raw, n, err := AppendArgs(nil, nil, c.arg)
+		if err != nil || raw != c.raw || n != 1 {
+			t.Fatalf("%v: raw %t, %d args, %v", c.arg, raw, n, err)
+		}
+		p, err := Parse(variant.Godot4, AppendCall(nil, variant.Godot4, Call{NodeID: 1, Method: 2, Raw: raw, ArgCount: n, Args: ab}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		args, err := DecodeArgs(defaultDec4, &p)
+		if err != nil || len(args) != 1 || !variant.Equal(args[0], c.arg) {
+			t.Errorf("%v read back as %v, %v", c.arg, args, err)
+		}
+	}
+}
