@@ -199,8 +199,10 @@ func ReadBinary(data []byte, o Options) (*File, error) {
 			return nil, err
 		}
 		if i < n-1 {
+			// The engine takes the rest of the path as the id, even when
+			// it is empty.
 			id, ok := strings.CutPrefix(table[i].path, "local://")
-			if !ok || id == "" {
+			if !ok {
 				return nil, errAt(int64(at), "internal resource "+strconv.Itoa(i), ErrUnsupported, "path "+strconv.Quote(table[i].path)+" is not local://")
 			}
 			r.subs[i] = id
@@ -254,7 +256,9 @@ func ReadBinary(data []byte, o Options) (*File, error) {
 		if uint64(r.off) > limit {
 			return nil, errAt(int64(r.off), what, ErrCorrupt, "runs into the next resource")
 		}
-		defined[r.subs[i]] = true
+		if i < n-1 {
+			defined[r.subs[i]] = true
+		}
 		if i == n-1 {
 			if typ != f.Type {
 				f.Type = typ

@@ -462,6 +462,12 @@ func (r *binReader) object() (variant.Value, error) {
 				r.off -= 4
 				return nil, r.fail(ErrCorrupt, "internal resource index "+strconv.FormatUint(uint64(idx), 10)+" past the table of "+strconv.Itoa(len(r.subs)))
 			}
+			if int(idx) == len(r.subs)-1 {
+				// The main resource loads after every other, so a
+				// reference to it is a cycle.
+				r.off -= 4
+				return nil, r.fail(ErrCorrupt, "reference to the main resource (a cycle)")
+			}
 			return variant.ResourceRef{Kind: variant.RefSub, ID: r.subs[idx]}, nil
 		}
 		return variant.ResourceRef{Kind: variant.RefSub, ID: strconv.FormatUint(uint64(idx), 10)}, nil

@@ -1,6 +1,7 @@
 package resource
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"testing"
@@ -116,5 +117,44 @@ func TestUID(t *testing.T) {
 	g, err := ReadBinary(bin, Options{})
 	if err != nil || g.UID.Valid() {
 		t.Errorf("binary: %v, %v", g.UID, err)
+	}
+}
+
+// TestEmptySubID: a sub-resource's id may be empty, in text
+// (id="") and in binary (path "local://"): Godot 4.6 loads both, the
+// sub-resource at path "file::". Each form converts to the other.
+func TestEmptySubID(t *testing.T) {
+	text := []byte(`[gd_resource type="Resource" load_steps=2 format=3]
+
+[sub_resource type="Resource" id=""]
+resource_name = "x"
+
+[resource]
+metadata/next = SubResource("")
+`)
+	f, err := ReadText(text, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin, err := f.EncodeBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(bin, []byte("\x09\x00\x00\x00local://\x00")) {
+		t.Fatalf("binary form has no path \"local://\": %q", bin)
+	}
+	back, err := ReadBinary(bin, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := Diff(f, back, DiffOptions{Untyped: true}); d != "" {
+		t.Fatalf("binary form reads differently: %s", d)
+	}
+	again, err := back.EncodeText()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(again, []byte(`id=""`)) || !bytes.Contains(again, []byte(`SubResource("")`)) {
+		t.Fatalf("text form lost the empty id:\n%s", again)
 	}
 }

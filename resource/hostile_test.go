@@ -85,6 +85,7 @@ func TestHostileBinary(t *testing.T) {
 	wantErr(t, "string index past the table", patch(b, np+8, 1000), ErrCorrupt, "string index 1000")
 	sub := find(le(uint32(variant.ResTagObject), objInternal), np)
 	wantErr(t, "internal index past the table", patch(b, sub+8, 7), ErrCorrupt, "internal resource index 7")
+	wantErr(t, "internal index of the main resource", patch(b, sub+8, 1), ErrCorrupt, "reference to the main resource")
 	ext := find(le(uint32(variant.ResTagObject), objExternalIndex), np)
 	wantErr(t, "external index past the table", patch(b, ext+8, 9), ErrCorrupt, "external resource index 9")
 	wantErr(t, "unknown object kind", patch(b, ext+4, 9), ErrCorrupt, "object kind 9")
