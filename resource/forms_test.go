@@ -77,6 +77,8 @@ func TestCannotWrite(t *testing.T) {
 		{"a full Object", &File{Type: "Resource", Properties: []variant.Property{{Name: "x", Value: &variant.Object{Class: "Node"}}}}, false},
 		{"a property of a scene's PackedScene in text", &File{Type: "PackedScene", Scene: &Scene{}, Properties: []variant.Property{{Name: "resource_name", Value: variant.String("x")}}}, true},
 		{"a scene's script in text", &File{Type: "PackedScene", Scene: &Scene{}, Properties: []variant.Property{{Name: "script", Value: variant.String("x")}}}, true},
+		{"a property with an empty name in text", &File{Type: "Resource", Properties: []variant.Property{{Name: "", Value: variant.Int(1)}}}, true},
+		{"a node's property with an empty name in text", &File{Type: "PackedScene", Scene: &Scene{Nodes: []Node{{Name: "n", Type: "Node", Index: -1, Properties: []variant.Property{{Name: "", Value: variant.Int(1)}}}}}}, true},
 		{"PackedVector4Array before format 6", &File{Type: "Resource", Binary: BinaryInfo{Major: 4, Minor: 2, Format: 5}, Properties: []variant.Property{{Name: "x", Value: variant.PackedVector4Array{}}}}, false},
 	} {
 		var err error

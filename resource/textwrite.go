@@ -72,6 +72,14 @@ func (w *textWriter) props(ps []variant.Property, what string) {
 		if !w.g3 && isNullScript(p) {
 			continue // the engine's text saver leaves out null objects
 		}
+		if p.Name == "" {
+			// The engine's text reader takes " = value" (quoted or not)
+			// for no assignment at all.
+			if w.err == nil {
+				w.err = &Error{Offset: -1, What: what + " property \"\"", Err: ErrCannotWrite, Detail: "text files cannot hold a property with an empty name"}
+			}
+			return
+		}
 		w.propName(p.Name)
 		w.s(" = ")
 		w.value(p.Value, what+" property "+strconv.Quote(p.Name))
