@@ -14,9 +14,11 @@ type DiffOptions struct {
 	// Godot 4's binary form does not record.
 	Untyped bool
 	// Tolerance, when positive, accepts reals that differ by at most this
-	// much relative to their size: Godot 3's text form writes six
-	// significant digits (1e-5 covers that); Godot 4's writes reals of
-	// math types with the digits of their 32-bit value.
+	// much relative to their size, or that round to the same 32-bit real:
+	// Godot 3's text form writes six significant digits (1e-5 covers
+	// that), and a resource's text form writes the reals of math types
+	// with the digits of their 32-bit value, which for the smallest
+	// (subnormal) ones are fewer than six.
 	Tolerance float64
 }
 
@@ -150,7 +152,7 @@ func (d *differ) real(where string, x, y float64) {
 	if x == y || x != x && y != y {
 		return
 	}
-	if d.o.Tolerance > 0 && math.Abs(x-y) <= d.o.Tolerance*math.Max(math.Abs(x), math.Abs(y)) {
+	if d.o.Tolerance > 0 && (math.Abs(x-y) <= d.o.Tolerance*math.Max(math.Abs(x), math.Abs(y)) || float32(x) == float32(y)) {
 		return
 	}
 	d.fail(where, "%v vs %v", x, y)
