@@ -73,6 +73,7 @@ func TestCannotWrite(t *testing.T) {
 		{"Vector2i in Godot 3", &File{Family: variant.Godot3, Type: "Resource", Properties: []variant.Property{{Name: "x", Value: variant.Vector2i{}}}}, false},
 		{"Vector2i in Godot 3 text", &File{Family: variant.Godot3, Type: "Resource", Properties: []variant.Property{{Name: "x", Value: variant.Vector2i{}}}}, true},
 		{"missing sub-resource", &File{Type: "Resource", Properties: []variant.Property{{Name: "x", Value: variant.ResourceRef{Kind: variant.RefSub, ID: "nope"}}}}, false},
+		{"Godot 3 id with a leading zero", &File{Family: variant.Godot3, Type: "Resource", Sub: []*Resource{{ID: "01", Type: "Resource"}}}, true},
 		{"Godot 3 id not a number", &File{Family: variant.Godot3, Type: "Resource", Sub: []*Resource{{ID: "abc", Type: "Resource"}}}, true},
 		{"a full Object", &File{Type: "Resource", Properties: []variant.Property{{Name: "x", Value: &variant.Object{Class: "Node"}}}}, false},
 		{"a property of a scene's PackedScene in text", &File{Type: "PackedScene", Scene: &Scene{}, Properties: []variant.Property{{Name: "resource_name", Value: variant.String("x")}}}, true},

@@ -43,9 +43,10 @@ func (w *textWriter) attr(key, val string) {
 // id writes ` id=…`: a number in Godot 3, a string in Godot 4.
 func (w *textWriter) id(id string) {
 	if w.g3 {
-		if _, err := strconv.ParseUint(id, 10, 31); err != nil {
+		// The engine reads the id as a number: "007" would read back as 7.
+		if n, err := strconv.ParseUint(id, 10, 31); err != nil || strconv.FormatUint(n, 10) != id {
 			if w.err == nil {
-				w.err = &Error{Offset: -1, What: "id " + strconv.Quote(id), Err: ErrCannotWrite, Detail: "Godot 3 text files number their resources"}
+				w.err = &Error{Offset: -1, What: "id " + strconv.Quote(id), Err: ErrCannotWrite, Detail: "Godot 3 text files number their resources (0, 1, 2, …, without leading zeros)"}
 			}
 		}
 		w.s(" id=" + id)
