@@ -224,6 +224,9 @@ func (d *differ) value(where string, a, b variant.Value) {
 		}
 		for k, v := range x.All() {
 			w, ok := y.Get(k)
+			if !ok && d.o.Tolerance > 0 {
+				w, ok = d.nearKey(y, k)
+			}
 			if !ok {
 				d.fail(where, "key %v missing", k)
 				return
@@ -241,6 +244,18 @@ func (d *differ) value(where string, a, b variant.Value) {
 	if !variant.Equal(a, b) {
 		d.fail(where, "%v vs %v", a, b)
 	}
+}
+
+// nearKey finds the value of y's key equal to k within the tolerance:
+// keys hold reals too, written with fewer digits.
+func (d *differ) nearKey(y *variant.Dictionary, k variant.Value) (variant.Value, bool) {
+	for k2, v := range y.All() {
+		e := &differ{o: d.o, extA: d.extA, extB: d.extB}
+		if e.value("", k, k2); e.out == "" {
+			return v, true
+		}
+	}
+	return nil, false
 }
 
 // ref compares two references, external ones by the position of what they

@@ -31,3 +31,28 @@ func TestDiffTolerance(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffToleranceKeys: with a tolerance, a Dictionary key holding reals
+// matches the key that is equal within it (a Vector2 key written with its
+// float32's digits reads back as another float64).
+func TestDiffToleranceKeys(t *testing.T) {
+	x := float64(float32(7.8812993e+17))
+	dict := func(x float64, v int) *File {
+		d := variant.NewDictionary(2)
+		d.Set(variant.String("a"), variant.Int(1))
+		d.Set(variant.Vector2{X: x, Y: x}, variant.Int(v))
+		return &File{Type: "Resource", Properties: []variant.Property{{Name: "d", Value: d}}}
+	}
+	if d := Diff(dict(x, 2), dict(7.8812993e+17, 2), DiffOptions{Tolerance: 1e-5}); d != "" {
+		t.Errorf("keys within the tolerance: %s", d)
+	}
+	if d := Diff(dict(x, 2), dict(7.8812993e+17, 2), DiffOptions{}); d == "" {
+		t.Error("keys compared exactly: no difference")
+	}
+	if d := Diff(dict(x, 2), dict(7.8812993e+17, 3), DiffOptions{Tolerance: 1e-5}); d == "" {
+		t.Error("values of matching keys differ: no difference")
+	}
+	if d := Diff(dict(x, 2), dict(7.9e+17, 2), DiffOptions{Tolerance: 1e-5}); d == "" {
+		t.Error("keys beyond the tolerance: no difference")
+	}
+}
