@@ -25,6 +25,11 @@
 //	                  the program's code and other file pages that the first
 //	                  joins bring in once, which are shared and evictable
 //	rss_mb            host resident memory with every client connected
+//	latency_ms_p50, latency_ms_p99
+//	                  how long a call took from the caller's Call to a
+//	                  receiver's handler (every client is in this process,
+//	                  so one clock times both ends): the host's share is
+//	                  what differs between hosts
 //
 // run.sh runs both hosts in turn for each transport and size and prints
 // the table.
@@ -73,11 +78,12 @@ func main() {
 }
 
 // benchNode is /root/Bench with its one RPC, as host3.gd declares it
-// (remote func ping(seq)); handler counts the calls that reach a peer.
-func benchNode(mode multiplayer.TransferMode, handler func()) multiplayer.Node {
+// (remote func ping(seq)); handler is given the argument of each call
+// that reaches a peer.
+func benchNode(mode multiplayer.TransferMode, handler func(int)) multiplayer.Node {
 	return multiplayer.Node{Path: "Bench", Methods: []multiplayer.Method{{
 		Name: "ping", Mode: multiplayer.AnyPeer, Transfer: mode,
-		Handler: func(_ context.Context, _ multiplayer.PeerID, _ int) { handler() },
+		Handler: func(_ context.Context, _ multiplayer.PeerID, arg int) { handler(arg) },
 	}}}
 }
 
@@ -140,7 +146,7 @@ func serve(args []string) error {
 	h, err := multiplayer.NewHost(multiplayer.HostOptions{
 		Godot: variant.Godot3, Logger: quiet,
 		MaxPeers: c.clients + 16, MaxPeersPerIP: c.clients + 16,
-	}, benchNode(c.mode(), func() {}))
+	}, benchNode(c.mode(), func(int) {}))
 	if err != nil {
 		return err
 	}
@@ -193,6 +199,11 @@ type result struct {
 	RSSkbPerClient  float64 `json:"rss_kb_per_client"`
 	AnonkbPerClient float64 `json:"anon_kb_per_client"`
 	RSSmb           float64 `json:"rss_mb"`
+	// LatencyP50 and LatencyP99 are the median and 99th percentile, in
+	// milliseconds, of the time from a call to its delivery, over the
+	// measured deliveries.
+	LatencyP50 float64 `json:"latency_ms_p50"`
+	LatencyP99 float64 `json:"latency_ms_p99"`
 	// With --syscalls: the host's system calls per delivery, all of them
 	// and those sending and receiving datagrams.
 	SyscallsPerDelivery float64 `json:"syscalls_per_delivery,omitempty"`
@@ -222,7 +233,7 @@ func load(args []string) error {
 		// The clients join and leave once before the host's idle memory
 		// is read: what the first joins cost a process once (code paged
 		// in, pools, the collector's first cycle) is not counted per client.
-		cs, err := joinAll(ctx, &c, func() {})
+		cs, err := joinAll(ctx, &c, func(int) {})
 		if err != nil {
 			return err
 		}
@@ -241,8 +252,19 @@ func load(args []string) error {
 		return err
 	}
 
+	// A call's argument is when it was made, in microseconds from start
+	// (a small int, as a sequence number would be: 32 bits on the wire
+	// for the first 35 minutes).
+	start := time.Now()
 	var got atomic.Int64
-	clients, err := joinAll(ctx, &c, func() { got.Add(1) })
+	var lat latencies
+	var timing atomic.Bool
+	clients, err := joinAll(ctx, &c, func(sent int) {
+		got.Add(1)
+		if timing.Load() {
+			lat.add(time.Since(start).Microseconds() - int64(sent))
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -283,14 +305,12 @@ func load(args []string) error {
 			time.Sleep(time.Duration(i) * period / time.Duration(len(clients)))
 			t := time.NewTicker(period)
 			defer t.Stop()
-			seq := 0
 			for {
 				select {
 				case <-stop:
 					return
 				case <-t.C:
-					seq++
-					cl.Call(0, "Bench", "ping", seq)
+					cl.Call(0, "Bench", "ping", int(time.Since(start).Microseconds()))
 				}
 			}
 		}()
@@ -301,6 +321,7 @@ func load(args []string) error {
 		return err
 	}
 	got0, t0 := got.Load(), time.Now()
+	timing.Store(true)
 	var counter *syscallCounter
 	if *perf {
 		if counter, err = countSyscalls(*pid); err != nil {
@@ -319,6 +340,7 @@ func load(args []string) error {
 		return err
 	}
 	got1, secs := got.Load(), time.Since(t0).Seconds()
+	timing.Store(false)
 	close(stop)
 	wg.Wait()
 
@@ -336,6 +358,7 @@ func load(args []string) error {
 	r.RSSkbPerClient = float64(rssJoined-rssIdle) / float64(c.clients)
 	r.AnonkbPerClient = float64(anonJoined-anonIdle) / float64(c.clients)
 	r.RSSmb = float64(rssJoined) / 1024
+	r.LatencyP50, r.LatencyP99 = lat.quantile(0.5), lat.quantile(0.99)
 	if counter != nil && r.Deliveries > 0 {
 		d := float64(r.Deliveries)
 		r.SyscallsPerDelivery = float64(calls.all) / d
@@ -348,8 +371,8 @@ func load(args []string) error {
 		if counter != nil {
 			extra = fmt.Sprintf(" %.3f | %.3f | %.3f | %.3f |", r.SyscallsPerDelivery, r.SendsPerDelivery, r.ReceivesPerDelivery, r.DatagramsPerDelivery)
 		}
-		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.0f %% | %.1f %% | %.1f | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
-			r.CPUmsPer1k, 100*r.SysShare, 100*r.Held, r.RSSkbPerClient, r.AnonkbPerClient, r.RSSmb, extra)
+		_, err := fmt.Printf("| %s | %d × %g | %s | %.2f | %.0f %% | %.1f %% | %.2f / %.2f | %.1f | %.1f | %.1f |%s\n", r.Transport, r.Clients, r.Rate, *row,
+			r.CPUmsPer1k, 100*r.SysShare, 100*r.Held, r.LatencyP50, r.LatencyP99, r.RSSkbPerClient, r.AnonkbPerClient, r.RSSmb, extra)
 		return err
 	}
 	return json.NewEncoder(os.Stdout).Encode(r)
@@ -378,7 +401,7 @@ func join(ctx context.Context, c *common, node multiplayer.Node) (*multiplayer.C
 
 // joinAll joins c.clients clients, 16 at a time, each calling got for
 // every call it receives.
-func joinAll(ctx context.Context, c *common, got func()) ([]*multiplayer.Client, error) {
+func joinAll(ctx context.Context, c *common, got func(int)) ([]*multiplayer.Client, error) {
 	clients := make([]*multiplayer.Client, c.clients)
 	var wg sync.WaitGroup
 	errs := make(chan error, c.clients)
@@ -427,4 +450,41 @@ func rssKB(pid int) (int64, error) {
 func anonKB(pid int) (int64, error) {
 	b, err := procstat.RSSAnon(pid)
 	return b >> 10, err
+}
+
+// latencies counts delivery times in buckets of latencyBucket, up to
+// latencyBuckets of them (and one for all beyond); safe for concurrent use.
+type latencies struct {
+	n [latencyBuckets + 1]atomic.Int64
+}
+
+const (
+	latencyBucket  = 10 // µs
+	latencyBuckets = 100_000 / latencyBucket
+)
+
+// add counts a delivery that took us microseconds.
+func (l *latencies) add(us int64) {
+	l.n[min(max(us, 0)/latencyBucket, latencyBuckets)].Add(1)
+}
+
+// quantile is the time, in milliseconds, that the share q of the
+// deliveries took at most (the top of its bucket; 0 when none was
+// counted, 100 ms and more as 100).
+func (l *latencies) quantile(q float64) float64 {
+	var total int64
+	for i := range l.n {
+		total += l.n[i].Load()
+	}
+	if total == 0 {
+		return 0
+	}
+	want := int64(q*float64(total) + 0.5)
+	var seen int64
+	for i := range l.n {
+		if seen += l.n[i].Load(); seen >= max(want, 1) {
+			return float64(min(i+1, latencyBuckets)*latencyBucket) / 1000
+		}
+	}
+	return float64(latencyBuckets*latencyBucket) / 1000
 }

@@ -70,9 +70,9 @@ count=()
 [ -n "$WARM_JOIN" ] && count+=(--warm-join)
 if [ -n "$SYSCALLS" ]; then
 	count+=(--syscalls)
-	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | of it system | delivered | KB / client | anon KB / client | RSS MB | syscalls / delivery | sends / delivery | receives / delivery | datagrams out / delivery |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
+	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | of it system | delivered | latency ms p50 / p99 | KB / client | anon KB / client | RSS MB | syscalls / delivery | sends / delivery | receives / delivery | datagrams out / delivery |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n'
 else
-	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | of it system | delivered | KB / client | anon KB / client | RSS MB |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n'
+	printf '| transport | clients × Hz | host | CPU ms / 1k deliveries | of it system | delivered | latency ms p50 / p99 | KB / client | anon KB / client | RSS MB |\n|---|---|---|---:|---:|---:|---:|---:|---:|---:|\n'
 fi
 for c in "${cases[@]}"; do
 	read -r transport clients rate <<<"$c"
@@ -89,7 +89,7 @@ for c in "${cases[@]}"; do
 			[ "$host" != godot3 ] && [ -n "$GDVAR_FLAGS" ] && row="$row $GDVAR_FLAGS"
 			if ! "$bin/relay" load --transport "$transport" --addr "127.0.0.1:$PORT" --clients "$clients" \
 				--rate "$rate" --duration "$DURATION" --reliable="$RELIABLE" --pid "$pid" --row "$row" "${count[@]}" 2>"$bin/load.log"; then
-				printf '| %s | %s × %s | %s | failed: %s | | | | | |\n' "$transport" "$clients" "$rate" "$host" "$(tail -1 "$bin/load.log")"
+				printf '| %s | %s × %s | %s | failed: %s | | | | | | |\n' "$transport" "$clients" "$rate" "$host" "$(tail -1 "$bin/load.log")"
 			fi
 			kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
 		done
