@@ -19,7 +19,7 @@ func TestLatencyQuantiles(t *testing.T) {
 		{0.5, 1.24},  // the top of 1.234 ms's bucket
 		{0.98, 1.24},
 		{0.99, 5.01},
-		{1, 100},
+		{1, 1000},
 	} {
 		if got := l.quantile(c.q); got != c.want {
 			t.Errorf("quantile(%v) = %v ms, want %v", c.q, got, c.want)

@@ -460,7 +460,7 @@ type latencies struct {
 
 const (
 	latencyBucket  = 10 // µs
-	latencyBuckets = 100_000 / latencyBucket
+	latencyBuckets = 1_000_000 / latencyBucket
 )
 
 // add counts a delivery that took us microseconds.
@@ -470,7 +470,7 @@ func (l *latencies) add(us int64) {
 
 // quantile is the time, in milliseconds, that the share q of the
 // deliveries took at most (the top of its bucket; 0 when none was
-// counted, 100 ms and more as 100).
+// counted, 1 s and more as 1,000).
 func (l *latencies) quantile(q float64) float64 {
 	var total int64
 	for i := range l.n {
