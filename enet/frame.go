@@ -1,8 +1,9 @@
 package enet
 
 import (
-	"runtime"
 	"time"
+
+	"github.com/gdvar/gdvar/internal/schedpass"
 )
 
 // frameReads bounds the batch reads of one frame (up to 1,024 datagrams):
@@ -31,6 +32,7 @@ func (h *Host) frameLoop() {
 	defer h.wg.Done()
 	f := h.frame
 	var lastTick time.Time
+	var pacer schedpass.Pacer
 	for {
 		start := time.Now()
 		got, failed := h.frameRead(f)
@@ -65,11 +67,9 @@ func (h *Host) frameLoop() {
 			h.sendOutgoing(false)
 		}
 		h.dispatch() // what the service caused (timeouts, disconnections)
-		// A goroutine that only ever blocks in system calls keeps its P's
-		// schedule tick, and the runtime's monitor takes the P back from
-		// it every 10 ms and then watches every 20 µs for a while: a
-		// pass through the scheduler each frame keeps it quiet.
-		runtime.Gosched()
+		// The loop blocks only in system calls: a pass through the
+		// scheduler now and then keeps the runtime's monitor quiet.
+		pacer.Tick(start.UnixNano())
 		if busy {
 			if d := h.cfg.Frame - time.Since(start); d > 0 {
 				f.wait(d, false)

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"net"
 	"os"
-	"runtime"
 	"sync"
 	"syscall"
 	"time"
 	"unsafe"
+
+	"github.com/gdvar/gdvar/internal/schedpass"
 )
 
 // A pollLoop is one goroutine of a Poller: an epoll instance of its own
@@ -46,6 +47,7 @@ type pollLoop struct {
 	sweepBuf  []*pollConn
 	rbuf      []byte
 	now       int64 // the clock at the start of the round, Unix ns
+	pacer     schedpass.Pacer
 	nextSweep int64
 	armed     int64 // ep's read deadline, set last
 	done      chan struct{}
@@ -242,12 +244,9 @@ func (lp *pollLoop) run() {
 		}
 		busy, more = n > 0, n == len(lp.events)
 		if lp.frame > 0 {
-			// A goroutine that only ever blocks in system calls keeps
-			// its P's schedule tick, and the runtime's monitor takes the
-			// P back from it every 10 ms and then watches every 20 µs
-			// for a while: a pass through the scheduler each round keeps
-			// it quiet.
-			runtime.Gosched()
+			// The loop blocks only in system calls: a pass through the
+			// scheduler now and then keeps the runtime's monitor quiet.
+			lp.pacer.Tick(lp.now)
 		}
 	}
 }
