@@ -18,7 +18,10 @@ type DiffOptions struct {
 	// Godot 3's text form writes six significant digits (1e-5 covers
 	// that), and a resource's text form writes the reals of math types
 	// with the digits of their 32-bit value, which for the smallest
-	// (subnormal) ones are fewer than six.
+	// (subnormal) ones are fewer than six. A Dictionary key not in the
+	// other Dictionary as it is matches the first of its keys equal within
+	// the tolerance (past about 260,000 such comparisons in one Diff, it
+	// is missing).
 	Tolerance float64
 }
 
@@ -36,6 +39,7 @@ type differ struct {
 	o          DiffOptions
 	out        string
 	extA, extB map[string]int // external resource id -> position
+	nearKeys   int            // keys nearKey compared
 }
 
 func (d *differ) fail(where, format string, args ...any) {
@@ -246,12 +250,21 @@ func (d *differ) value(where string, a, b variant.Value) {
 	}
 }
 
+// maxNearKeys bounds the keys nearKey compares in one Diff, so that two
+// large dictionaries whose keys all differ cost time in proportion to
+// their size, not its square.
+const maxNearKeys = 1 << 18
+
 // nearKey finds the value of y's key equal to k within the tolerance:
 // keys hold reals too, written with fewer digits.
 func (d *differ) nearKey(y *variant.Dictionary, k variant.Value) (variant.Value, bool) {
 	for k2, v := range y.All() {
-		e := &differ{o: d.o, extA: d.extA, extB: d.extB}
-		if e.value("", k, k2); e.out == "" {
+		if d.nearKeys++; d.nearKeys > maxNearKeys {
+			return nil, false
+		}
+		e := &differ{o: d.o, extA: d.extA, extB: d.extB, nearKeys: d.nearKeys}
+		e.value("", k, k2)
+		if d.nearKeys = e.nearKeys; e.out == "" {
 			return v, true
 		}
 	}

@@ -56,3 +56,33 @@ func TestDiffToleranceKeys(t *testing.T) {
 		t.Error("keys beyond the tolerance: no difference")
 	}
 }
+
+// TestDiffNearKeysBounded: matching keys within the tolerance stops after
+// maxNearKeys comparisons, so that dictionaries whose keys all differ
+// slightly cost time in proportion to their size; below it they match.
+func TestDiffNearKeysBounded(t *testing.T) {
+	pair := func(n int) (*File, *File) {
+		a, b := variant.NewDictionary(n), variant.NewDictionary(n)
+		for i := range n {
+			x := float64(i + 1)
+			a.Set(variant.Vector2{X: x}, variant.Int(i))
+		}
+		for i := n - 1; i >= 0; i-- { // reversed: the k-th key is found after n-k others
+			x := float64(i+1) * (1 + 1e-7)
+			b.Set(variant.Vector2{X: x}, variant.Int(i))
+		}
+		f := func(d *variant.Dictionary) *File {
+			return &File{Type: "Resource", Properties: []variant.Property{{Name: "d", Value: d}}}
+		}
+		return f(a), f(b)
+	}
+	small, smallB := pair(100) // 5,050 comparisons
+	if d := Diff(small, smallB, DiffOptions{Tolerance: 1e-5}); d != "" {
+		t.Errorf("100 keys: %s", d)
+	}
+	n := 1448 // about 2^20 comparisons: four times the bound
+	big, bigB := pair(n)
+	if d := Diff(big, bigB, DiffOptions{Tolerance: 1e-5}); d == "" {
+		t.Errorf("%d keys matched past %d comparisons", n, maxNearKeys)
+	}
+}
