@@ -37,6 +37,8 @@
 //     vectors and 64-bit packed arrays whose elements fit).
 //   - Real components that need double precision are errors: Godot 3
 //     stores them as 32-bit floats.
+//   - The NodePath "/" (absolute, with no names) is an error: Godot 3
+//     reads it back as the empty path; Options.Lossy makes it that.
 //
 // Errors are *Error values carrying the path inside the value,
 // `[3]["pos"]`, as package variant writes it.
@@ -111,7 +113,7 @@ type Options struct {
 	// become untyped, Vector2i/Vector3i/Rect2i become their real
 	// counterparts and PackedInt64Array/PackedFloat64Array become
 	// PoolIntArray/PoolRealArray when every element fits; an object's
-	// script path is dropped. Towards Godot 4 it replaces the characters
+	// script path is dropped; the NodePath "/" becomes the empty path. Towards Godot 4 it replaces the characters
 	// of a string that Godot 4 cannot hold (unpaired surrogates,
 	// characters above U+10FFFF) with U+FFFD. Each conversion gives a
 	// Warning.
@@ -272,6 +274,14 @@ func (c *converter) down(v variant.Value, p *variant.Path) (variant.Value, error
 	}
 	if r, ok := v.(variant.RID); ok && r != 0 {
 		return nil, c.fail(p, v, "Godot 3 does not store the id of a RID")
+	}
+	if np, ok := v.(variant.NodePath); ok && np.Absolute && len(np.Names) == 0 && len(np.Subnames) == 0 &&
+		variant.Godot3.Facts().EmptyPathRelative {
+		if c.lossy {
+			c.warn(p, `NodePath "/" becomes NodePath "": Godot 3 drops the absolute flag of an empty path`)
+			return variant.NodePath{}, nil
+		}
+		return nil, c.fail(p, v, `Godot 3 drops the absolute flag of an empty NodePath ("/" reads back as "")`)
 	}
 	if !single(v) {
 		return nil, c.fail(p, v, "a component needs double precision; Godot 3 stores 32-bit floats")

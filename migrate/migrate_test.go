@@ -63,6 +63,8 @@ func TestTo3(t *testing.T) {
 	ok := []variant.Value{
 		variant.Int(1 << 40), variant.Float(0.1), variant.Vector2{X: 0.5, Y: float64(float32(1e30))},
 		variant.PackedFloat32Array{1.5}, variant.RID(0), dict(variant.Int(1), variant.String("x")),
+		variant.NodePath{}, variant.NodePath{Absolute: true, Names: []string{"root"}},
+		variant.NodePath{Absolute: true, Subnames: []string{"x"}},
 	}
 	for _, v := range ok {
 		out, _, err := Value(v, to3)
@@ -81,6 +83,7 @@ func TestTo3(t *testing.T) {
 		{variant.NewArray(nil, typed), "[1]", "no typed Arrays"},
 		{variant.NewArray(variant.Vector2{X: 0.1}), "[0]", "double precision"},
 		{variant.RID(7), "", "id of a RID"},
+		{variant.NewArray(variant.NodePath{Absolute: true}), "[0]", "absolute flag of an empty NodePath"},
 		{variant.Signal{Name: "s"}, "", "no Signal"},
 		{variant.PackedInt64Array{1}, "", "no PackedInt64Array"},
 		{&variant.Object{Class: "Resource", Properties: []variant.Property{{Name: "script", Value: variant.String("res://a.gd")}}}, ".script", "by its path"},
@@ -101,6 +104,9 @@ func TestTo3(t *testing.T) {
 	want := dict(variant.String("id"), variant.NewArray(variant.NewArray(variant.Int(1)), variant.Vector2{X: 3, Y: 4}, variant.PackedInt32Array{5}))
 	if !variant.Equal(out, want) || len(warnings) != 4 {
 		t.Errorf("lossy: %v %v", out, warnings)
+	}
+	if out, warnings, err := Value(variant.NodePath{Absolute: true}, lossy); err != nil || !variant.Equal(out, variant.NodePath{}) || len(warnings) != 1 {
+		t.Errorf(`lossy NodePath "/": %v %v %v`, out, warnings, err)
 	}
 	if _, _, err := Value(variant.PackedInt64Array{1 << 40}, lossy); err == nil {
 		t.Error("lossy accepted a PackedInt64Array element that does not fit")
