@@ -113,10 +113,10 @@ type Options struct {
 	// become untyped, Vector2i/Vector3i/Rect2i become their real
 	// counterparts and PackedInt64Array/PackedFloat64Array become
 	// PoolIntArray/PoolRealArray when every element fits; an object's
-	// script path is dropped; the NodePath "/" becomes the empty path. Towards Godot 4 it replaces the characters
-	// of a string that Godot 4 cannot hold (unpaired surrogates,
-	// characters above U+10FFFF) with U+FFFD. Each conversion gives a
-	// Warning.
+	// script path is dropped; the NodePath "/" becomes the empty path.
+	// Towards Godot 4 it replaces the characters of a string that Godot 4
+	// cannot hold (unpaired surrogates, characters above U+10FFFF) with
+	// U+FFFD. Each conversion gives a Warning.
 	Lossy bool
 }
 
@@ -276,7 +276,7 @@ func (c *converter) down(v variant.Value, p *variant.Path) (variant.Value, error
 		return nil, c.fail(p, v, "Godot 3 does not store the id of a RID")
 	}
 	if np, ok := v.(variant.NodePath); ok && np.Absolute && len(np.Names) == 0 && len(np.Subnames) == 0 &&
-		variant.Godot3.Facts().EmptyPathRelative {
+		c.to.Facts().EmptyPathRelative {
 		if c.lossy {
 			c.warn(p, `NodePath "/" becomes NodePath "": Godot 3 drops the absolute flag of an empty path`)
 			return variant.NodePath{}, nil
