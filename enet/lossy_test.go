@@ -151,8 +151,12 @@ func TestLossyCClientToGo(t *testing.T) {
 					t.Fatalf("packet %d: wrong content or order (%d bytes, first difference at %d: % x)", i, len(ev.Packet), d, ev.Packet[d:min(d+8, len(ev.Packet))])
 				}
 			}
+			// The C client acknowledges the DISCONNECT once and exits (as
+			// libenet does, it sends that acknowledgement a single time):
+			// when the relay loses it, the host learns of the end only by
+			// its timeout, up to ENet's 30 s.
 			p.Disconnect(0)
-			nextOf(t, h, EventDisconnect, 10*time.Second)
+			nextOf(t, h, EventDisconnect, 40*time.Second)
 		})
 	}
 }
