@@ -403,7 +403,8 @@ func TestENetRelayShared(t *testing.T) {
 }
 
 // next returns a copy of the client's next data packet (notices of peers
-// joining are skipped).
+// joining or leaving are skipped: the host may drop a peer, and tell the
+// others, between two messages).
 func (c *rawENet) next(t *testing.T, fam variant.Family) []byte {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
@@ -416,7 +417,7 @@ func (c *rawENet) next(t *testing.T, fam variant.Family) []byte {
 		if ev.Type != enet.EventReceive {
 			continue
 		}
-		if !isJoinNotice(fam, ev) {
+		if !isPeerNotice(fam, ev) {
 			return ev.Packet
 		}
 	}

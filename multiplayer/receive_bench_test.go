@@ -207,16 +207,19 @@ func dialRawENet(tb testing.TB, addr string, fam variant.Family, id PeerID) *raw
 	return &rawENet{h: h, p: p, id: id}
 }
 
-// isJoinNotice reports whether ev is the notice of a peer joining: Godot
-// 3's on its channel, Godot 4's SYS ADD_PEER.
-func isJoinNotice(fam variant.Family, ev enet.Event) bool {
+// isPeerNotice reports whether ev is the notice of a peer joining or
+// leaving: Godot 3's on their channel, Godot 4's SYS ADD_PEER and
+// DEL_PEER.
+func isPeerNotice(fam variant.Family, ev enet.Event) bool {
 	return fam == variant.Godot3 && ev.Channel == enet.Godot3ChannelConfig ||
-		fam == variant.Godot4 && len(ev.Packet) >= 2 && ev.Packet[0] == byte(CmdSys) && ev.Packet[1] == byte(SysAddPeer)
+		fam == variant.Godot4 && len(ev.Packet) >= 2 && ev.Packet[0] == byte(CmdSys) &&
+			(ev.Packet[1] == byte(SysAddPeer) || ev.Packet[1] == byte(SysDelPeer))
 }
 
-// recv waits for the next data packet (the notices of peers joining are
-// skipped: Godot 3's on their channel, Godot 4's SYS ADD_PEER) and returns
-// its length; the packet goes back to ENet.
+// recv waits for the next data packet (the notices of peers joining or
+// leaving are skipped: Godot 3's on their channel, Godot 4's SYS
+// ADD_PEER and DEL_PEER) and returns its length; the packet goes back
+// to ENet.
 func (c *rawENet) recv(fam variant.Family) (int, error) {
 	for {
 		ev, err := c.h.Service(context.Background())
@@ -227,7 +230,7 @@ func (c *rawENet) recv(fam variant.Family) (int, error) {
 			continue
 		}
 		n := len(ev.Packet)
-		notice := isJoinNotice(fam, ev)
+		notice := isPeerNotice(fam, ev)
 		c.h.ReleasePacket(ev.Packet)
 		if notice {
 			continue
