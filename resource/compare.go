@@ -20,8 +20,8 @@ type DiffOptions struct {
 	// with the digits of their 32-bit value, which for the smallest
 	// (subnormal) ones are fewer than six. A Dictionary key not in the
 	// other Dictionary as it is matches the first of its keys equal within
-	// the tolerance (past about 260,000 such comparisons in one Diff, it
-	// is missing).
+	// the tolerance (past about a million values and reals compared in
+	// that search in one Diff, it is missing).
 	Tolerance float64
 }
 
@@ -39,7 +39,8 @@ type differ struct {
 	o          DiffOptions
 	out        string
 	extA, extB map[string]int // external resource id -> position
-	nearKeys   int            // keys nearKey compared
+	near       bool           // comparing within nearKey's search: count nearWork
+	nearWork   int            // values and reals nearKey's searches compared
 }
 
 func (d *differ) fail(where, format string, args ...any) {
@@ -153,6 +154,9 @@ func (d *differ) props(where string, a, b []variant.Property) {
 }
 
 func (d *differ) real(where string, x, y float64) {
+	if d.near {
+		d.nearWork++
+	}
 	if x == y || x != x && y != y {
 		return
 	}
@@ -163,6 +167,9 @@ func (d *differ) real(where string, x, y float64) {
 }
 
 func (d *differ) value(where string, a, b variant.Value) {
+	if d.near {
+		d.nearWork++
+	}
 	if d.out != "" {
 		return
 	}
@@ -250,21 +257,22 @@ func (d *differ) value(where string, a, b variant.Value) {
 	}
 }
 
-// maxNearKeys bounds the keys nearKey compares in one Diff, so that two
-// large dictionaries whose keys all differ cost time in proportion to
-// their size, not its square.
-const maxNearKeys = 1 << 18
+// maxNearWork bounds the values and reals nearKey's searches compare in
+// one Diff (each key compared counts its every part), so that two large
+// dictionaries whose keys all differ, or keys that are large themselves,
+// cost time in proportion to their size, not its square.
+const maxNearWork = 1 << 20
 
 // nearKey finds the value of y's key equal to k within the tolerance:
 // keys hold reals too, written with fewer digits.
 func (d *differ) nearKey(y *variant.Dictionary, k variant.Value) (variant.Value, bool) {
 	for k2, v := range y.All() {
-		if d.nearKeys++; d.nearKeys > maxNearKeys {
+		if d.nearWork > maxNearWork {
 			return nil, false
 		}
-		e := &differ{o: d.o, extA: d.extA, extB: d.extB, nearKeys: d.nearKeys}
+		e := &differ{o: d.o, extA: d.extA, extB: d.extB, near: true, nearWork: d.nearWork}
 		e.value("", k, k2)
-		if d.nearKeys = e.nearKeys; e.out == "" {
+		if d.nearWork = e.nearWork; e.out == "" {
 			return v, true
 		}
 	}

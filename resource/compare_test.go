@@ -58,7 +58,7 @@ func TestDiffToleranceKeys(t *testing.T) {
 }
 
 // TestDiffNearKeysBounded: matching keys within the tolerance stops after
-// maxNearKeys comparisons, so that dictionaries whose keys all differ
+// maxNearWork values compared, so that dictionaries whose keys all differ
 // slightly cost time in proportion to their size; below it they match.
 func TestDiffNearKeysBounded(t *testing.T) {
 	pair := func(n int) (*File, *File) {
@@ -80,9 +80,9 @@ func TestDiffNearKeysBounded(t *testing.T) {
 	if d := Diff(small, smallB, DiffOptions{Tolerance: 1e-5}); d != "" {
 		t.Errorf("100 keys: %s", d)
 	}
-	n := 1448 // about 2^20 comparisons: four times the bound
+	n := 1448 // about 2^20 key comparisons of 3 values each: three times the bound
 	big, bigB := pair(n)
 	if d := Diff(big, bigB, DiffOptions{Tolerance: 1e-5}); d == "" {
-		t.Errorf("%d keys matched past %d comparisons", n, maxNearKeys)
+		t.Errorf("%d keys matched past %d values compared", n, maxNearWork)
 	}
 }
